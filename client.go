@@ -1,0 +1,410 @@
+// Package workforce is a client for the Workforce Marketplace API v2, the API
+// of a temporary-staffing platform where Requestors post Job Requests and
+// Workers perform them as Jobs.
+//
+// A Client is made once with New and shared: it is safe for concurrent use.
+// It fetches its token from the API keys when first needed and renews it
+// without the caller noticing. Every method takes a context first and
+// answers the decoded value, the HTTP response and an error; an error from
+// the API is an *APIError that matches sentinels such as ErrNotFound with
+// errors.Is.
+//
+// Package workforcetest is an in-memory fake of the whole API to test
+// against, with no account and no network.
+package workforce
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/google/go-querystring/query"
+	"github.com/hashicorp/go-retryablehttp"
+
+	"github.com/workforce-marketplace/workforce-go/internal/auth"
+	"github.com/workforce-marketplace/workforce-go/internal/redact"
+	"github.com/workforce-marketplace/workforce-go/internal/retry"
+)
+
+// Version is the version of this SDK, sent in the User-Agent header.
+const Version = "0.1.0"
+
+// Environment variables New reads when no base URL option is given.
+const (
+	// EnvBaseURL names the variable holding the API's base URL.
+	EnvBaseURL = "WORKFORCE_BASE_URL"
+	// EnvTestBaseURL names the variable holding the test environment's base
+	// URL; test keys (pk_test_…) use it in preference to EnvBaseURL.
+	EnvTestBaseURL = "WORKFORCE_TEST_BASE_URL"
+)
+
+// ErrConfig is matched by every error New returns for a configuration it
+// cannot work with.
+var ErrConfig = errors.New("workforce: invalid configuration")
+
+// maxErrorBody is how much of an error response's body an APIError keeps.
+const maxErrorBody = 4 << 10
+
+// A Client talks to the Workforce API. Make one with New.
+type Client struct {
+	base      *url.URL // the API root, ending in "/api_v2/"
+	http      *retryablehttp.Client
+	tokens    *auth.Source
+	keys      [2]string // api key, secret key; never printed
+	userAgent string
+	logger    *slog.Logger // nil: no logging
+	redactor  *redact.Redactor
+	policy    *retry.Policy
+
+	// Authentication obtains tokens from the API keys.
+	Authentication *AuthenticationService
+	// Info reads the API's status.
+	Info *InfoService
+	// Jobs reads, creates and changes Jobs.
+	Jobs *JobsService
+}
+
+type service struct{ client *Client }
+
+// Format prints the client's base URL and nothing secret, whatever the verb.
+func (c *Client) Format(f fmt.State, _ rune) {
+	fmt.Fprintf(f, "workforce.Client{BaseURL: %s}", c.base)
+}
+
+// An Option configures a Client made by New.
+type Option func(*settings)
+
+type settings struct {
+	baseURL    string
+	httpClient *http.Client
+	logger     *slog.Logger
+	retries    int
+	minWait    time.Duration
+	maxWait    time.Duration
+	userAgent  string
+	token      string
+}
+
+// WithBaseURL sets the API's base URL, such as "https://api.example.com",
+// with or without the trailing "/api_v2". It overrides the environment.
+func WithBaseURL(u string) Option { return func(s *settings) { s.baseURL = u } }
+
+// WithHTTPClient sets the HTTP client requests are sent with. The client is
+// copied, never changed; its Transport is used under the SDK's own.
+func WithHTTPClient(hc *http.Client) Option { return func(s *settings) { s.httpClient = hc } }
+
+// WithLogger makes the client log each call (method, path, status,
+// duration) and each retry to l. Secrets are removed from every line.
+// A nil logger, the default, logs nothing.
+func WithLogger(l *slog.Logger) Option { return func(s *settings) { s.logger = l } }
+
+// WithRetry sets how many times a failed request may be sent again (0 turns
+// retries off) and the bounds of the exponential wait between attempts.
+// maxWait also caps the Retry-After the client waits for: a longer one ends
+// the retries. The default is 3 retries waiting from 500ms to 30s.
+func WithRetry(max int, minWait, maxWait time.Duration) Option {
+	return func(s *settings) { s.retries, s.minWait, s.maxWait = max, minWait, maxWait }
+}
+
+// WithUserAgent appends ua to the User-Agent header "workforce-go/<version>".
+func WithUserAgent(ua string) Option { return func(s *settings) { s.userAgent = ua } }
+
+// WithToken makes the client use token instead of fetching one, for callers
+// that hold a token but no keys. Pass empty keys to New with it. A static
+// token is not renewed.
+func WithToken(token string) Option { return func(s *settings) { s.token = token } }
+
+// New returns a client for the API keys apiKey (pk_test_… or pk_live_…) and
+// secretKey (sk_test_… or sk_live_… of the same mode). It makes no network
+// call: the token is fetched when first needed.
+//
+// The base URL comes from WithBaseURL, else from WORKFORCE_TEST_BASE_URL
+// (test keys only) or WORKFORCE_BASE_URL. It must be https, or plain http
+// to a loopback host. Any problem is an error matching ErrConfig.
+func New(apiKey, secretKey string, opts ...Option) (*Client, error) {
+	s := settings{retries: 3, minWait: 500 * time.Millisecond, maxWait: 30 * time.Second}
+	for _, o := range opts {
+		if o != nil {
+			o(&s)
+		}
+	}
+	mode, err := keyMode(apiKey, secretKey, s.token)
+	if err != nil {
+		return nil, err
+	}
+	base, err := baseURL(s.baseURL, mode)
+	if err != nil {
+		return nil, err
+	}
+	if s.retries < 0 || s.minWait < 0 || s.maxWait < s.minWait {
+		return nil, fmt.Errorf("%w: retries must be ≥ 0 and 0 ≤ minWait ≤ maxWait", ErrConfig)
+	}
+
+	c := &Client{base: base, keys: [2]string{apiKey, secretKey}, logger: s.logger}
+	c.userAgent = "workforce-go/" + Version
+	if ua := strings.TrimSpace(s.userAgent); ua != "" {
+		c.userAgent += " " + ua
+	}
+	if s.token != "" {
+		c.tokens = auth.NewStaticSource(s.token)
+	} else {
+		c.tokens = auth.NewSource(c.fetchToken)
+	}
+	c.redactor = &redact.Redactor{Secrets: func() []string {
+		return []string{c.keys[0], c.keys[1], s.token, c.tokens.Current()}
+	}}
+	if c.logger != nil {
+		c.logger = slog.New(c.redactor.Handler(c.logger.Handler()))
+	}
+
+	hc := &http.Client{}
+	if s.httpClient != nil {
+		copied := *s.httpClient
+		hc = &copied
+	}
+	next := hc.Transport
+	if next == nil {
+		next = http.DefaultTransport
+	}
+	hc.Transport = &auth.Transport{Base: next, Source: c.tokens, Scheme: base.Scheme, Host: base.Host}
+
+	c.policy = &retry.Policy{Min: s.minWait, Max: s.maxWait, Cap: s.maxWait, Second: time.Second, Now: time.Now}
+	c.http = &retryablehttp.Client{
+		HTTPClient:      hc,
+		RetryMax:        s.retries,
+		RetryWaitMin:    s.minWait,
+		RetryWaitMax:    s.maxWait,
+		CheckRetry:      c.policy.Check,
+		Backoff:         c.policy.Backoff,
+		ErrorHandler:    retryablehttp.PassthroughErrorHandler,
+		RequestLogHook:  c.logAttempt,
+		ResponseLogHook: nil,
+	}
+
+	c.Authentication = &AuthenticationService{client: c}
+	c.Info = &InfoService{client: c}
+	c.Jobs = &JobsService{client: c}
+	return c, nil
+}
+
+// keyMode checks the key pair and answers "test" or "live", or "" for a
+// client that only holds a static token.
+func keyMode(apiKey, secretKey, token string) (string, error) {
+	if apiKey == "" && secretKey == "" {
+		if token == "" {
+			return "", fmt.Errorf("%w: no API keys and no token", ErrConfig)
+		}
+		return "", nil
+	}
+	pk, ok1 := strings.CutPrefix(apiKey, "pk_")
+	sk, ok2 := strings.CutPrefix(secretKey, "sk_")
+	pkMode, _, _ := strings.Cut(pk, "_")
+	skMode, _, _ := strings.Cut(sk, "_")
+	switch {
+	case !ok1 || (pkMode != "test" && pkMode != "live") || len(pk) == len(pkMode)+1:
+		return "", fmt.Errorf("%w: the API key does not start with pk_test_ or pk_live_", ErrConfig)
+	case !ok2 || (skMode != "test" && skMode != "live") || len(sk) == len(skMode)+1:
+		return "", fmt.Errorf("%w: the secret key does not start with sk_test_ or sk_live_", ErrConfig)
+	case pkMode != skMode:
+		return "", fmt.Errorf("%w: the API key is a %s key but the secret key a %s key", ErrConfig, pkMode, skMode)
+	}
+	return pkMode, nil
+}
+
+// baseURL resolves and checks the base URL, and answers the API root.
+func baseURL(option, mode string) (*url.URL, error) {
+	raw := option
+	if raw == "" && mode != "live" {
+		raw = os.Getenv(EnvTestBaseURL)
+	}
+	if raw == "" {
+		raw = os.Getenv(EnvBaseURL)
+	}
+	if raw == "" {
+		return nil, fmt.Errorf("%w: no base URL: use WithBaseURL or set %s", ErrConfig, EnvBaseURL)
+	}
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err != nil || u.Host == "" || u.User != nil || u.RawQuery != "" || u.Fragment != "" {
+		return nil, fmt.Errorf("%w: the base URL must be absolute, without credentials, query or fragment", ErrConfig)
+	}
+	switch {
+	case u.Scheme == "https":
+	case u.Scheme == "http" && isLoopback(u.Hostname()):
+	case u.Scheme == "http":
+		return nil, fmt.Errorf("%w: base URL %s: plain http is only allowed to a loopback host", ErrConfig, u.Redacted())
+	default:
+		return nil, fmt.Errorf("%w: base URL %s: scheme must be https", ErrConfig, u.Redacted())
+	}
+	u.Path = strings.TrimSuffix(strings.TrimSuffix(u.Path, "/"), "/api_v2") + "/api_v2/"
+	u.RawPath = ""
+	return u, nil
+}
+
+func isLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// request is one call to the API, as a service method describes it.
+type request struct {
+	method string
+	path   string // below /api_v2/, e.g. "jobs/42"
+	query  any    // a struct with url tags, or nil
+	body   any    // encoded as JSON, or nil
+	key    string // the envelope key the answer is wrapped in, or ""
+	create bool   // sending it twice could create two records
+	public bool   // needs no token
+}
+
+// call sends r and decodes the answer into a new T.
+func call[T any](ctx context.Context, c *Client, r request) (T, *Response, error) {
+	var v T
+	resp, err := c.do(ctx, r, &v)
+	if err != nil {
+		var zero T
+		return zero, resp, err
+	}
+	return v, resp, nil
+}
+
+// do is the one request path: it builds the request, sends it through the
+// retrying client, maps errors and decodes the answer into out.
+func (c *Client) do(ctx context.Context, r request, out any) (*Response, error) {
+	if ctx == nil {
+		return nil, errors.New("workforce: nil context")
+	}
+	u := c.base.JoinPath(r.path)
+	if r.query != nil {
+		q, err := query.Values(r.query)
+		if err != nil {
+			return nil, fmt.Errorf("workforce: encoding query: %w", err)
+		}
+		u.RawQuery = q.Encode()
+	}
+	var body any
+	if r.body != nil {
+		b, err := json.Marshal(r.body)
+		if err != nil {
+			return nil, fmt.Errorf("workforce: encoding body: %w", err)
+		}
+		body = b
+	}
+	if r.create {
+		ctx = retry.MarkCreate(ctx)
+	}
+	if r.public {
+		ctx = auth.WithoutToken(ctx)
+	}
+	req, err := retryablehttp.NewRequestWithContext(ctx, r.method, u.String(), body)
+	if err != nil {
+		return nil, fmt.Errorf("workforce: building request: %w", err)
+	}
+	req.Header.Set("Accept", "application/json")
+	req.Header.Set("User-Agent", c.userAgent)
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+
+	start := time.Now()
+	hr, err := c.http.Do(req)
+	if err != nil {
+		return nil, c.failed(ctx, r, u.Path, start, transportError(ctx, r.method, u.Path, err))
+	}
+	defer hr.Body.Close()
+	resp := newResponse(hr)
+	if hr.StatusCode < 200 || hr.StatusCode > 299 {
+		return resp, c.failed(ctx, r, u.Path, start, c.apiError(hr, r.method, u.Path))
+	}
+	data, err := io.ReadAll(hr.Body)
+	if err != nil {
+		return resp, c.failed(ctx, r, u.Path, start, transportError(ctx, r.method, u.Path, err))
+	}
+	if err := decodeEnvelope(data, r.key, out); err != nil {
+		return resp, c.failed(ctx, r, u.Path, start, &DecodeError{Method: r.method, Path: u.Path, Err: err})
+	}
+	if c.logger != nil {
+		c.logger.LogAttrs(ctx, slog.LevelDebug, "workforce: call",
+			slog.String("method", r.method), slog.String("path", u.Path),
+			slog.Int("status", hr.StatusCode), slog.Duration("duration", time.Since(start)),
+			slog.String("request_id", resp.RequestID))
+	}
+	return resp, nil
+}
+
+// failed logs a failed call and returns its error.
+func (c *Client) failed(ctx context.Context, r request, path string, start time.Time, err error) error {
+	if c.logger != nil {
+		c.logger.LogAttrs(ctx, slog.LevelWarn, "workforce: call failed",
+			slog.String("method", r.method), slog.String("path", path),
+			slog.Duration("duration", time.Since(start)), slog.String("error", err.Error()))
+	}
+	return err
+}
+
+// logAttempt is retryablehttp's RequestLogHook: it logs each attempt after
+// the first.
+func (c *Client) logAttempt(_ retryablehttp.Logger, req *http.Request, attempt int) {
+	if c.logger != nil && attempt > 0 {
+		c.logger.LogAttrs(req.Context(), slog.LevelInfo, "workforce: retrying",
+			slog.String("method", req.Method), slog.String("path", req.URL.Path), slog.Int("attempt", attempt+1))
+	}
+}
+
+// transportError turns an error from sending into the error the caller
+// gets: the context's own when it ended, the reason authentication failed,
+// or a *TransportError.
+func transportError(ctx context.Context, method, path string, err error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	var fetchErr *auth.FetchError
+	if errors.As(err, &fetchErr) {
+		return fetchErr.Err
+	}
+	var urlErr *url.Error
+	if errors.As(err, &urlErr) {
+		err = urlErr.Err
+	}
+	return &TransportError{Method: method, Path: path, Err: err}
+}
+
+// decodeEnvelope decodes data into out. When key is set and data is an
+// object holding key, the value under key is decoded; otherwise the whole
+// document is, so that unwrapped answers decode too.
+func decodeEnvelope(data []byte, key string, out any) error {
+	trimmed := bytes.TrimLeft(data, " \t\r\n")
+	if key == "" || len(trimmed) == 0 || trimmed[0] != '{' {
+		return json.Unmarshal(data, out)
+	}
+	dec := json.NewDecoder(bytes.NewReader(trimmed))
+	if _, err := dec.Token(); err != nil {
+		return err
+	}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		if name, _ := t.(string); name == key {
+			return dec.Decode(out)
+		}
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return err
+		}
+	}
+	return json.Unmarshal(data, out)
+}

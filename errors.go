@@ -1,0 +1,233 @@
+package workforce
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Sentinels an *APIError matches with errors.Is, by its status code.
+var (
+	// ErrUnauthorized matches a 401: a missing, invalid or expired token, or
+	// wrong keys.
+	ErrUnauthorized = errors.New("workforce: unauthorized")
+	// ErrForbidden matches a 403: the key pair's access level (Public Pool)
+	// does not allow the call.
+	ErrForbidden = errors.New("workforce: forbidden")
+	// ErrNotFound matches a 404: no such record, or one the key cannot see.
+	ErrNotFound = errors.New("workforce: not found")
+	// ErrUnprocessable matches a 422: invalid parameters or a state move the
+	// API does not allow.
+	ErrUnprocessable = errors.New("workforce: unprocessable")
+	// ErrRateLimited matches a 429; APIError.RetryAfter says how long the
+	// server asked to wait.
+	ErrRateLimited = errors.New("workforce: rate limited")
+	// ErrServer matches any 5xx.
+	ErrServer = errors.New("workforce: server error")
+)
+
+// ErrInvalidArgument is matched by every *ArgumentError: a call refused
+// before anything was sent.
+var ErrInvalidArgument = errors.New("workforce: invalid argument")
+
+// An APIError is an answer of the API with a status other than 2xx.
+type APIError struct {
+	// StatusCode is the HTTP status, such as 404.
+	StatusCode int
+	// Method and Path name the call, e.g. "GET" and "/api_v2/jobs/42".
+	// Path never holds the query.
+	Method, Path string
+	// Message is the server's description of the error, if it gave one.
+	Message string
+	// FieldErrors holds the messages of a 422 by parameter name.
+	FieldErrors map[string][]string
+	// Errors holds messages that name no field.
+	Errors []string
+	// RequestID is the server's ID for the request, from the X-Request-Id
+	// or Request-Id header, if any.
+	RequestID string
+	// RetryAfter is the wait a 429 or 503 asked for, or zero.
+	RetryAfter time.Duration
+	// Body is the start of the response body (at most 4 KiB), secrets removed.
+	Body []byte
+}
+
+// Error describes the error in one line, e.g.
+// "workforce: GET /api_v2/jobs/42: 404 Not Found: no such job".
+func (e *APIError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "workforce: %s %s: %d %s", e.Method, e.Path, e.StatusCode, http.StatusText(e.StatusCode))
+	if e.Message != "" {
+		b.WriteString(": " + e.Message)
+	}
+	for _, field := range sortedKeys(e.FieldErrors) {
+		fmt.Fprintf(&b, "; %s %s", field, strings.Join(e.FieldErrors[field], ", "))
+	}
+	if e.RequestID != "" {
+		b.WriteString(" (request " + e.RequestID + ")")
+	}
+	return b.String()
+}
+
+// Is reports whether target is the sentinel for e's status code.
+func (e *APIError) Is(target error) bool {
+	switch target {
+	case ErrUnauthorized:
+		return e.StatusCode == http.StatusUnauthorized
+	case ErrForbidden:
+		return e.StatusCode == http.StatusForbidden
+	case ErrNotFound:
+		return e.StatusCode == http.StatusNotFound
+	case ErrUnprocessable:
+		return e.StatusCode == http.StatusUnprocessableEntity
+	case ErrRateLimited:
+		return e.StatusCode == http.StatusTooManyRequests
+	case ErrServer:
+		return e.StatusCode >= 500 && e.StatusCode <= 599
+	}
+	return false
+}
+
+// A TransportError is a call that got no answer: the connection failed or
+// the body could not be read.
+type TransportError struct {
+	Method, Path string
+	Err          error
+}
+
+func (e *TransportError) Error() string {
+	return fmt.Sprintf("workforce: %s %s: %v", e.Method, e.Path, e.Err)
+}
+
+// Unwrap returns the underlying network error.
+func (e *TransportError) Unwrap() error { return e.Err }
+
+// A DecodeError is a 2xx answer whose body is not the JSON the call expects.
+type DecodeError struct {
+	Method, Path string
+	Err          error
+}
+
+func (e *DecodeError) Error() string {
+	return fmt.Sprintf("workforce: %s %s: decoding the answer: %v", e.Method, e.Path, e.Err)
+}
+
+// Unwrap returns the JSON error.
+func (e *DecodeError) Unwrap() error { return e.Err }
+
+// An ArgumentError is a call refused before any I/O because an argument is
+// missing or out of range. It matches ErrInvalidArgument.
+type ArgumentError struct {
+	// Name is the argument or field, e.g. "id" or "WorkerID".
+	Name string
+	// Reason says what is wrong, e.g. "must be positive".
+	Reason string
+}
+
+func (e *ArgumentError) Error() string { return "workforce: " + e.Name + " " + e.Reason }
+
+// Is reports whether target is ErrInvalidArgument.
+func (e *ArgumentError) Is(target error) bool { return target == ErrInvalidArgument }
+
+// checkID refuses an ID that is not positive.
+func checkID(name string, id int64) error {
+	if id <= 0 {
+		return &ArgumentError{Name: name, Reason: fmt.Sprintf("must be positive, got %d", id)}
+	}
+	return nil
+}
+
+// apiError reads a non-2xx answer into an *APIError.
+func (c *Client) apiError(hr *http.Response, method, path string) *APIError {
+	e := &APIError{StatusCode: hr.StatusCode, Method: method, Path: path, RequestID: requestID(hr.Header)}
+	if wait, ok := c.policy.RetryAfter(hr); ok {
+		e.RetryAfter = wait
+	}
+	body, _ := io.ReadAll(io.LimitReader(hr.Body, maxErrorBody))
+	e.Body = []byte(c.redactor.String(string(body)))
+	var doc struct {
+		Error   json.RawMessage `json:"error"`
+		Message json.RawMessage `json:"message"`
+		Errors  json.RawMessage `json:"errors"`
+	}
+	if json.Unmarshal(e.Body, &doc) != nil {
+		e.Message = strings.TrimSpace(string(e.Body))
+		if len(e.Message) > 200 || strings.HasPrefix(e.Message, "<") {
+			e.Message = "" // an HTML page or a long text says nothing the status does not
+		}
+		return e
+	}
+	e.Message = firstString(doc.Error, doc.Message)
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(doc.Errors, &fields) == nil {
+		e.FieldErrors = make(map[string][]string, len(fields))
+		for name, raw := range fields {
+			e.FieldErrors[name] = stringsOf(raw)
+		}
+	} else {
+		e.Errors = stringsOf(doc.Errors)
+	}
+	if e.Message == "" && len(e.Errors) > 0 {
+		e.Message = strings.Join(e.Errors, "; ")
+	}
+	return e
+}
+
+// firstString returns the first of raws that holds a string (or a list of
+// them, joined).
+func firstString(raws ...json.RawMessage) string {
+	for _, raw := range raws {
+		if s := strings.Join(stringsOf(raw), "; "); s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// stringsOf reads a JSON string, or an array of strings, as a list. Other
+// values inside an array are kept in their JSON form.
+func stringsOf(raw json.RawMessage) []string {
+	var one string
+	if json.Unmarshal(raw, &one) == nil {
+		if one == "" {
+			return nil
+		}
+		return []string{one}
+	}
+	var many []json.RawMessage
+	if json.Unmarshal(raw, &many) != nil {
+		return nil
+	}
+	out := make([]string, 0, len(many))
+	for _, m := range many {
+		if json.Unmarshal(m, &one) != nil {
+			one = string(m)
+		}
+		out = append(out, one)
+	}
+	return out
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// requestID returns the request ID a response carries, if any.
+func requestID(h http.Header) string {
+	for _, name := range []string{"X-Request-Id", "Request-Id", "X-Correlation-Id"} {
+		if v := h.Get(name); v != "" {
+			return v
+		}
+	}
+	return ""
+}

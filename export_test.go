@@ -1,0 +1,10 @@
+package workforce
+
+import "time"
+
+// SetClockForTest makes the client judge token expiry by now.
+func SetClockForTest(c *Client, now func() time.Time) { c.tokens.SetClock(now) }
+
+// ScaleRetryAfterForTest makes one second of Retry-After last d, so that
+// tests honour it without sleeping for real.
+func ScaleRetryAfterForTest(c *Client, d time.Duration) { c.policy.Second = d }

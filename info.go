@@ -1,0 +1,37 @@
+package workforce
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+)
+
+// InfoService reads the API's status. It needs no token.
+type InfoService service
+
+// Info is the API's status.
+type Info struct {
+	// UTCTimeNow is the server's clock.
+	UTCTimeNow Time `json:"utc_time_now"`
+	// Environment names the API environment, such as "production".
+	Environment string `json:"environment"`
+	// Raw is the whole answer, with the fields this type does not model.
+	Raw json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON decodes Info and keeps its document in Raw.
+func (i *Info) UnmarshalJSON(b []byte) error {
+	type plain Info
+	if err := json.Unmarshal(b, (*plain)(i)); err != nil {
+		return err
+	}
+	keepRaw(&i.Raw, b)
+	return nil
+}
+
+// Get returns the API's status.
+//
+// API: GET /info
+func (s *InfoService) Get(ctx context.Context) (*Info, *Response, error) {
+	return call[*Info](ctx, s.client, request{method: http.MethodGet, path: "info", public: true})
+}

@@ -1,0 +1,102 @@
+package auth
+
+import (
+	"context"
+	"io"
+	"net/http"
+)
+
+type skipKey struct{}
+
+// WithoutToken marks a request context so that the transport sends the
+// request without a token: POST /authenticate and GET /info need none.
+func WithoutToken(ctx context.Context) context.Context {
+	return context.WithValue(ctx, skipKey{}, true)
+}
+
+func skipped(ctx context.Context) bool {
+	v, _ := ctx.Value(skipKey{}).(bool)
+	return v
+}
+
+// Transport adds the token as the query parameter "token" to requests for
+// one scheme and host, and sends everything else through untouched. It sits
+// at the bottom of the client's stack, so nothing above it sees the token.
+//
+// When a request with a token answers 401 and the source can renew, the
+// transport renews the token once and replays the request once.
+type Transport struct {
+	Base   http.RoundTripper
+	Source *Source
+	Scheme string
+	Host   string
+}
+
+// RoundTrip implements http.RoundTripper.
+func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if req.URL.Scheme != t.Scheme || req.URL.Host != t.Host || skipped(req.Context()) {
+		return t.Base.RoundTrip(req)
+	}
+	tok, err := t.Source.Token(req.Context())
+	if err != nil {
+		closeBody(req)
+		return nil, fetchError(req.Context(), err)
+	}
+	resp, err := t.Base.RoundTrip(withToken(req, tok, req.Body))
+	if err != nil || resp.StatusCode != http.StatusUnauthorized || !t.Source.CanRenew() {
+		return resp, err
+	}
+	body := io.ReadCloser(http.NoBody)
+	if req.Body != nil && req.Body != http.NoBody {
+		if req.GetBody == nil {
+			return resp, nil // cannot replay: the caller gets the 401
+		}
+		if body, err = req.GetBody(); err != nil {
+			return resp, nil
+		}
+	}
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	resp.Body.Close()
+
+	t.Source.Invalidate(tok)
+	if tok, err = t.Source.Token(req.Context()); err != nil {
+		body.Close()
+		return nil, fetchError(req.Context(), err)
+	}
+	return t.Base.RoundTrip(withToken(req, tok, body))
+}
+
+// withToken returns a copy of req that carries tok in its query and sends
+// body. The original request, and its URL, are left as they were.
+func withToken(req *http.Request, tok string, body io.ReadCloser) *http.Request {
+	r := req.Clone(req.Context())
+	r.Body = body
+	q := r.URL.Query()
+	q.Set("token", tok)
+	r.URL.RawQuery = q.Encode()
+	return r
+}
+
+func closeBody(req *http.Request) {
+	if req.Body != nil {
+		req.Body.Close()
+	}
+}
+
+// FetchError is the error of a request that was not sent because no token
+// could be had. It is never worth retrying the request: the fetch itself
+// went through the client's retries.
+type FetchError struct{ Err error }
+
+func (e *FetchError) Error() string { return "authenticate: " + e.Err.Error() }
+
+// Unwrap returns the reason the token could not be had.
+func (e *FetchError) Unwrap() error { return e.Err }
+
+// fetchError wraps err, unless it is the context's own end.
+func fetchError(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return &FetchError{Err: err}
+}

@@ -1,0 +1,146 @@
+// Package retry decides which failed requests are sent again and how long
+// to wait first, for go-retryablehttp's CheckRetry and Backoff hooks.
+//
+// Requests whose repetition cannot create a second record are retried on
+// connection errors and on 429, 502, 503 and 504. A create is retried only
+// where the server provably did not act on it: a 429, or a connection that
+// was never established.
+package retry
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"math"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/workforce-marketplace/workforce-go/internal/auth"
+)
+
+type createKey struct{}
+
+// MarkCreate marks a request context as one whose repetition could create a
+// second record.
+func MarkCreate(ctx context.Context) context.Context {
+	return context.WithValue(ctx, createKey{}, true)
+}
+
+func isCreate(ctx context.Context) bool {
+	v, _ := ctx.Value(createKey{}).(bool)
+	return v
+}
+
+// Policy holds the waits between attempts.
+type Policy struct {
+	// Min and Max bound the exponential backoff between attempts.
+	Min, Max time.Duration
+	// Cap is the longest Retry-After the policy waits for; a longer one
+	// ends the retries and the caller gets the response that asked for it.
+	Cap time.Duration
+	// Second is how long one second of Retry-After lasts; it is
+	// time.Second except in tests.
+	Second time.Duration
+	// Now tells the time for Retry-After dates.
+	Now func() time.Time
+}
+
+// Check is a retryablehttp.CheckRetry.
+func (p *Policy) Check(ctx context.Context, resp *http.Response, err error) (bool, error) {
+	if ctx.Err() != nil {
+		return false, ctx.Err()
+	}
+	if err != nil {
+		if isCreate(ctx) {
+			return transient(err) && neverConnected(err), nil
+		}
+		return transient(err), nil
+	}
+	switch resp.StatusCode {
+	case http.StatusTooManyRequests:
+	case http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+		if isCreate(ctx) {
+			return false, nil
+		}
+	default:
+		return false, nil
+	}
+	if wait, ok := p.RetryAfter(resp); ok && wait > p.Cap {
+		return false, nil
+	}
+	return true, nil
+}
+
+// Backoff is a retryablehttp.Backoff: the response's Retry-After when it
+// has one, else an exponential backoff from Min to Max.
+func (p *Policy) Backoff(min, max time.Duration, attempt int, resp *http.Response) time.Duration {
+	if wait, ok := p.RetryAfter(resp); ok {
+		return wait
+	}
+	wait := float64(min) * math.Pow(2, float64(attempt))
+	if wait > float64(max) {
+		return max
+	}
+	return time.Duration(wait)
+}
+
+// RetryAfter reads the Retry-After header of a 429 or 503 response, in
+// seconds or as an HTTP date.
+func (p *Policy) RetryAfter(resp *http.Response) (time.Duration, bool) {
+	if resp == nil || (resp.StatusCode != http.StatusTooManyRequests && resp.StatusCode != http.StatusServiceUnavailable) {
+		return 0, false
+	}
+	return ParseRetryAfter(resp.Header.Get("Retry-After"), p.Second, p.Now())
+}
+
+// ParseRetryAfter reads a Retry-After value: whole seconds, each lasting
+// second, or an HTTP date compared with now. A date in the past is zero.
+func ParseRetryAfter(v string, second time.Duration, now time.Time) (time.Duration, bool) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0, false
+	}
+	if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+		if n < 0 {
+			return 0, false
+		}
+		if n > int64(math.MaxInt64/second) {
+			return math.MaxInt64, true
+		}
+		return time.Duration(n) * second, true
+	}
+	t, err := http.ParseTime(v)
+	if err != nil {
+		return 0, false
+	}
+	return max(t.Sub(now), 0), true
+}
+
+// transient reports whether a transport error may pass if the request is
+// sent again: not a failed authentication (already retried on its own), a
+// certificate that does not verify, a redirect loop or a malformed request.
+func transient(err error) bool {
+	var fetchErr *auth.FetchError
+	var certErr *tls.CertificateVerificationError
+	var authorityErr x509.UnknownAuthorityError
+	var hostErr x509.HostnameError
+	var invalidErr x509.CertificateInvalidError
+	if errors.As(err, &fetchErr) || errors.As(err, &certErr) || errors.As(err, &authorityErr) ||
+		errors.As(err, &hostErr) || errors.As(err, &invalidErr) {
+		return false
+	}
+	msg := err.Error()
+	return !strings.Contains(msg, "stopped after") && !strings.Contains(msg, "unsupported protocol scheme") &&
+		!strings.Contains(msg, "invalid header")
+}
+
+// neverConnected reports whether err shows that the request never reached a
+// server: the dial failed.
+func neverConnected(err error) bool {
+	var op *net.OpError
+	return errors.As(err, &op) && op.Op == "dial"
+}

@@ -1,0 +1,263 @@
+package workforce
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"iter"
+	"net/http"
+	"time"
+)
+
+// JobsService reads, creates and changes Jobs: one Worker's engagement on
+// one Job Request.
+type JobsService service
+
+// A Job is one Worker's engagement on a Job Request.
+type Job struct {
+	ID             int64          `json:"id"`
+	State          JobState       `json:"state"`
+	JobRequestID   int64          `json:"job_request_id"`
+	WorkerID       int64          `json:"worker_id"`
+	CreatedAt      Time           `json:"created_at"`
+	UpdatedAt      Time           `json:"updated_at"`
+	ConfirmedAt    Time           `json:"confirmed_at"`
+	StartedAt      Time           `json:"started_at"`
+	CompletedAt    Time           `json:"completed_at"`
+	FinishedAt     Time           `json:"finished_at"`
+	HoursWorked    Decimal        `json:"hours_worked"`
+	ActualDuration Decimal        `json:"actual_duration"` // minutes
+	TimeToStart    Decimal        `json:"time_to_start"`
+	AdjustedWage   Decimal        `json:"adjusted_wage"`
+	RequestorNotes string         `json:"requestor_notes"`
+	Classification Classification `json:"classification"`
+	W2HourlyRate   Decimal        `json:"w2_hourly_rate"`
+	W2PaymentRef   string         `json:"w2_payment_ref"`
+	W2PayStatus    W2PayStatus    `json:"w2_pay_status"`
+	// CancelledReason is one of the CancelReason constants or free text.
+	CancelledReason CancelReason `json:"cancelled_reason"`
+	// Worker and Employer are the embedded Users, when the API sends them.
+	Worker   *User `json:"worker"`
+	Employer *User `json:"employer"`
+	// Transitions are the Job's state changes, newest first.
+	Transitions []Transition `json:"transitions"`
+
+	// Raw is the Job's JSON document as received, with every field,
+	// including those this type does not model.
+	Raw json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON decodes a Job and keeps its document in Raw.
+func (j *Job) UnmarshalJSON(b []byte) error {
+	type plain Job
+	if err := json.Unmarshal(b, (*plain)(j)); err != nil {
+		return err
+	}
+	keepRaw(&j.Raw, b)
+	return nil
+}
+
+// A Transition records a Job entering a state.
+type Transition struct {
+	ID        int64    `json:"id"`
+	JobID     int64    `json:"job_id"`
+	Name      JobState `json:"name"` // the state entered
+	CreatedAt Time     `json:"created_at"`
+	Latitude  Decimal  `json:"latitude"`
+	Longitude Decimal  `json:"longitude"`
+}
+
+// JobState is the state of a Job. A state this SDK does not know is kept as
+// it was sent.
+type JobState string
+
+// The states of a Job.
+const (
+	JobPending    JobState = "pending"
+	JobRejected   JobState = "rejected"
+	JobFilled     JobState = "filled"
+	JobInProgress JobState = "in_progress"
+	JobCompleted  JobState = "completed"
+	JobApproved   JobState = "approved"
+	JobCancelled  JobState = "cancelled"
+	JobWithdrawn  JobState = "withdrawn"
+	JobNoShow     JobState = "no_show"
+	JobPaused     JobState = "paused"
+)
+
+// Classification is how a Worker is employed on a Job or Job Request.
+type Classification string
+
+// The classifications.
+const (
+	Classification1099 Classification = "1099"
+	ClassificationW2   Classification = "w2"
+)
+
+// W2PayStatus is the payroll state of a W2 Job.
+type W2PayStatus string
+
+// The W2 pay states.
+const (
+	W2NotStarted W2PayStatus = "not_started"
+	W2Pending    W2PayStatus = "pending"
+	W2Paid       W2PayStatus = "paid"
+)
+
+// CancelReason says why a Job was cancelled. Besides the constants, any
+// other text is accepted.
+type CancelReason string
+
+// The documented cancel reasons.
+const (
+	CancelAdminCancelled  CancelReason = "admin_cancelled"
+	CancelDecidedToCancel CancelReason = "decided_to_cancel"
+	CancelAskedToCancel   CancelReason = "asked_to_cancel"
+)
+
+// JobListOptions filters and pages GET /jobs. Zero fields are not sent.
+type JobListOptions struct {
+	ListOptions
+	State          JobState       `url:"state,omitempty"`
+	JobRequestID   int64          `url:"job_request_id,omitempty"`
+	Classification Classification `url:"classification,omitempty"`
+	W2HourlyRate   Decimal        `url:"w2_hourly_rate,omitempty"`
+	W2PayStatus    W2PayStatus    `url:"w2_pay_status,omitempty"`
+	UpdatedBefore  time.Time      `url:"updated_before,omitempty"`
+	UpdatedAfter   time.Time      `url:"updated_after,omitempty"`
+}
+
+// JobCreate is the body of POST /jobs and POST /jobs/assign.
+type JobCreate struct {
+	WorkerID       int64  `json:"worker_id"`                 // required
+	JobRequestID   int64  `json:"job_request_id"`            // required
+	RequestorNotes string `json:"requestor_notes,omitempty"` // optional
+}
+
+func (j *JobCreate) check() error {
+	if j == nil {
+		return &ArgumentError{Name: "JobCreate", Reason: "is required"}
+	}
+	if err := checkID("WorkerID", j.WorkerID); err != nil {
+		return err
+	}
+	return checkID("JobRequestID", j.JobRequestID)
+}
+
+// JobUpdate is the body of PATCH /jobs/:id. Nil fields are not sent; at
+// least one must be set.
+type JobUpdate struct {
+	// State is JobCancelled, or JobFilled or JobRejected to decide a pending
+	// application.
+	State *JobState `json:"state,omitempty"`
+	// ActualDuration is the minutes the Job actually lasted.
+	ActualDuration *int `json:"actual_duration,omitempty"`
+	// CancelledReason says why the Job is cancelled.
+	CancelledReason *CancelReason `json:"cancelled_reason,omitempty"`
+}
+
+func (u *JobUpdate) check() error {
+	switch {
+	case u == nil || (u.State == nil && u.ActualDuration == nil && u.CancelledReason == nil):
+		return &ArgumentError{Name: "JobUpdate", Reason: "must set at least one field"}
+	case u.State != nil && *u.State == "":
+		return &ArgumentError{Name: "State", Reason: "must not be empty"}
+	case u.ActualDuration != nil && *u.ActualDuration < 0:
+		return &ArgumentError{Name: "ActualDuration", Reason: fmt.Sprintf("must not be negative, got %d", *u.ActualDuration)}
+	}
+	return nil
+}
+
+// List returns one page of Jobs, newest first.
+//
+// API: GET /jobs
+func (s *JobsService) List(ctx context.Context, opts *JobListOptions) ([]*Job, *Response, error) {
+	if opts == nil {
+		opts = &JobListOptions{}
+	}
+	if err := opts.check(); err != nil {
+		return nil, nil, err
+	}
+	jobs, resp, err := call[[]*Job](ctx, s.client, request{method: http.MethodGet, path: "jobs", query: opts, key: "jobs"})
+	resp.setNextPage(opts.ListOptions, len(jobs))
+	return jobs, resp, err
+}
+
+// All iterates over every Job that opts selects, from opts.Page on, fetching
+// pages of 50 as it goes. opts.Per is ignored. The iteration ends at the
+// first error, which it yields.
+//
+// API: GET /jobs
+func (s *JobsService) All(ctx context.Context, opts *JobListOptions) iter.Seq2[*Job, error] {
+	o := JobListOptions{}
+	if opts != nil {
+		o = *opts
+	}
+	return all(ctx, o.ListOptions, func(ctx context.Context, page ListOptions) ([]*Job, *Response, error) {
+		o.ListOptions = page
+		return s.List(ctx, &o)
+	})
+}
+
+// Get returns one Job.
+//
+// API: GET /jobs/:id
+func (s *JobsService) Get(ctx context.Context, id int64) (*Job, *Response, error) {
+	if err := checkID("id", id); err != nil {
+		return nil, nil, err
+	}
+	return call[*Job](ctx, s.client, request{method: http.MethodGet, path: jobPath(id), key: "job"})
+}
+
+// Create puts a Worker on a Job Request as a filled Job. Public Pool keys
+// get ErrForbidden.
+//
+// API: POST /jobs
+func (s *JobsService) Create(ctx context.Context, job *JobCreate) (*Job, *Response, error) {
+	return s.create(ctx, "jobs", job)
+}
+
+// Assign assigns a Worker to a Job Request as a filled Job. Public Pool keys
+// get ErrForbidden.
+//
+// API: POST /jobs/assign
+func (s *JobsService) Assign(ctx context.Context, job *JobCreate) (*Job, *Response, error) {
+	return s.create(ctx, "jobs/assign", job)
+}
+
+func (s *JobsService) create(ctx context.Context, path string, job *JobCreate) (*Job, *Response, error) {
+	if err := job.check(); err != nil {
+		return nil, nil, err
+	}
+	body := map[string]*JobCreate{"job": job}
+	return call[*Job](ctx, s.client, request{method: http.MethodPost, path: path, body: body, key: "job", create: true})
+}
+
+// Update changes a Job's state, actual duration or cancel reason. A state
+// move the API does not allow answers ErrUnprocessable; Public Pool keys
+// get ErrForbidden.
+//
+// API: PATCH /jobs/:id
+func (s *JobsService) Update(ctx context.Context, id int64, update *JobUpdate) (*Job, *Response, error) {
+	if err := checkID("id", id); err != nil {
+		return nil, nil, err
+	}
+	if err := update.check(); err != nil {
+		return nil, nil, err
+	}
+	return call[*Job](ctx, s.client, request{method: http.MethodPatch, path: jobPath(id), body: update, key: "job"})
+}
+
+// Cancel cancels a Job for reason; an empty reason is not sent.
+//
+// API: PATCH /jobs/:id with state=cancelled
+func (s *JobsService) Cancel(ctx context.Context, id int64, reason CancelReason) (*Job, *Response, error) {
+	state := JobCancelled
+	update := &JobUpdate{State: &state}
+	if reason != "" {
+		update.CancelledReason = &reason
+	}
+	return s.Update(ctx, id, update)
+}
+
+func jobPath(id int64) string { return fmt.Sprintf("jobs/%d", id) }

@@ -1,0 +1,136 @@
+package workforce
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// A Decimal is a decimal number as the API sends it: wages, rates, ratings,
+// coordinates. The API writes these as JSON numbers or as strings ("5.0"),
+// and an absent one as null or "". A Decimal keeps the digits it was given,
+// so no precision is lost, and its zero value is "absent", distinct from 0.
+type Decimal struct {
+	text string // the number as written, without quotes; "" when absent
+}
+
+// NewDecimal returns the Decimal for f.
+func NewDecimal(f float64) Decimal {
+	return Decimal{text: strconv.FormatFloat(f, 'f', -1, 64)}
+}
+
+// ParseDecimal reads a decimal number such as "18.50" or "-3e2".
+func ParseDecimal(s string) (Decimal, error) {
+	s = strings.TrimSpace(s)
+	if _, err := strconv.ParseFloat(s, 64); err != nil || !json.Valid([]byte(s)) {
+		return Decimal{}, fmt.Errorf("workforce: %q is not a decimal number", s)
+	}
+	return Decimal{text: s}, nil
+}
+
+// Valid reports whether d holds a number, as opposed to being absent.
+func (d Decimal) Valid() bool { return d.text != "" }
+
+// Float64 returns d as a float64, 0 when absent.
+func (d Decimal) Float64() float64 {
+	f, _ := strconv.ParseFloat(d.text, 64)
+	return f
+}
+
+// String returns the number as the API wrote it, or "" when absent.
+func (d Decimal) String() string { return d.text }
+
+// MarshalJSON writes d as a JSON number, or null when absent.
+func (d Decimal) MarshalJSON() ([]byte, error) {
+	if d.text == "" {
+		return []byte("null"), nil
+	}
+	return []byte(d.text), nil
+}
+
+// UnmarshalJSON reads a JSON number, a string holding one, or null or "" for
+// an absent value. Anything else is an error.
+func (d *Decimal) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	if string(b) == "null" {
+		*d = Decimal{}
+		return nil
+	}
+	s := string(b)
+	if len(b) > 0 && b[0] == '"' {
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		if strings.TrimSpace(s) == "" {
+			*d = Decimal{}
+			return nil
+		}
+	}
+	v, err := ParseDecimal(s)
+	if err != nil {
+		return err
+	}
+	*d = v
+	return nil
+}
+
+// EncodeValues writes d as a query parameter, leaving an absent d out.
+func (d Decimal) EncodeValues(key string, v *url.Values) error {
+	if d.Valid() {
+		v.Set(key, d.text)
+	}
+	return nil
+}
+
+// Time is a timestamp as the API sends it: RFC 3339, with or without
+// fractional seconds, with Z or a numeric offset. null and "" decode to the
+// zero Time, which means "absent".
+type Time struct {
+	time.Time
+}
+
+// timeLayouts are the forms UnmarshalJSON accepts, most likely first.
+var timeLayouts = []string{time.RFC3339Nano, "2006-01-02T15:04:05.999999999Z0700", "2006-01-02 15:04:05.999999999Z07:00", "2006-01-02 15:04:05.999999999 -0700"}
+
+// MarshalJSON writes t in RFC 3339, or null when zero.
+func (t Time) MarshalJSON() ([]byte, error) {
+	if t.IsZero() {
+		return []byte("null"), nil
+	}
+	return t.Time.MarshalJSON()
+}
+
+// UnmarshalJSON reads an RFC 3339 timestamp, or null or "" for none.
+func (t *Time) UnmarshalJSON(b []byte) error {
+	if string(bytes.TrimSpace(b)) == "null" {
+		*t = Time{}
+		return nil
+	}
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return fmt.Errorf("workforce: timestamp %s is not a string", b)
+	}
+	s = strings.TrimSpace(s)
+	if s == "" {
+		*t = Time{}
+		return nil
+	}
+	for _, layout := range timeLayouts {
+		if v, err := time.Parse(layout, s); err == nil {
+			*t = Time{v}
+			return nil
+		}
+	}
+	return fmt.Errorf("workforce: %q is not an RFC 3339 timestamp", s)
+}
+
+// keepRaw stores a copy of the JSON object b in *raw. Every resource type
+// keeps its document this way, so that fields the SDK does not model stay
+// reachable.
+func keepRaw(raw *json.RawMessage, b []byte) {
+	*raw = append(json.RawMessage(nil), b...)
+}
