@@ -14,7 +14,6 @@
 package workforce
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -77,7 +76,7 @@ type Client struct {
 type service struct{ client *Client }
 
 // Format prints the client's base URL and nothing secret, whatever the verb.
-func (c *Client) Format(f fmt.State, _ rune) {
+func (c Client) Format(f fmt.State, _ rune) {
 	fmt.Fprintf(f, "workforce.Client{BaseURL: %s}", c.base)
 }
 
@@ -379,32 +378,4 @@ func transportError(ctx context.Context, method, path string, err error) error {
 		err = urlErr.Err
 	}
 	return &TransportError{Method: method, Path: path, Err: err}
-}
-
-// decodeEnvelope decodes data into out. When key is set and data is an
-// object holding key, the value under key is decoded; otherwise the whole
-// document is, so that unwrapped answers decode too.
-func decodeEnvelope(data []byte, key string, out any) error {
-	trimmed := bytes.TrimLeft(data, " \t\r\n")
-	if key == "" || len(trimmed) == 0 || trimmed[0] != '{' {
-		return json.Unmarshal(data, out)
-	}
-	dec := json.NewDecoder(bytes.NewReader(trimmed))
-	if _, err := dec.Token(); err != nil {
-		return err
-	}
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return err
-		}
-		if name, _ := t.(string); name == key {
-			return dec.Decode(out)
-		}
-		var skip json.RawMessage
-		if err := dec.Decode(&skip); err != nil {
-			return err
-		}
-	}
-	return json.Unmarshal(data, out)
 }

@@ -19,15 +19,7 @@ type Info struct {
 	Raw json.RawMessage `json:"-"`
 }
 
-// UnmarshalJSON decodes Info and keeps its document in Raw.
-func (i *Info) UnmarshalJSON(b []byte) error {
-	type plain Info
-	if err := json.Unmarshal(b, (*plain)(i)); err != nil {
-		return err
-	}
-	keepRaw(&i.Raw, b)
-	return nil
-}
+func (i *Info) setRaw(b json.RawMessage) { i.Raw = b }
 
 // Get returns the API's status.
 //

@@ -47,15 +47,7 @@ type Job struct {
 	Raw json.RawMessage `json:"-"`
 }
 
-// UnmarshalJSON decodes a Job and keeps its document in Raw.
-func (j *Job) UnmarshalJSON(b []byte) error {
-	type plain Job
-	if err := json.Unmarshal(b, (*plain)(j)); err != nil {
-		return err
-	}
-	keepRaw(&j.Raw, b)
-	return nil
-}
+func (j *Job) setRaw(b json.RawMessage) { j.Raw = b }
 
 // A Transition records a Job entering a state.
 type Transition struct {

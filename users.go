@@ -36,19 +36,12 @@ type User struct {
 	UpdatedAt           Time            `json:"updated_at"`
 
 	// Raw is the User's JSON document as received, with every field,
-	// including those this type does not model.
+	// including those this type does not model. A User embedded in a Job
+	// has none of its own: its document is inside the Job's Raw.
 	Raw json.RawMessage `json:"-"`
 }
 
-// UnmarshalJSON decodes a User and keeps its document in Raw.
-func (u *User) UnmarshalJSON(b []byte) error {
-	type plain User
-	if err := json.Unmarshal(b, (*plain)(u)); err != nil {
-		return err
-	}
-	keepRaw(&u.Raw, b)
-	return nil
-}
+func (u *User) setRaw(b json.RawMessage) { u.Raw = b }
 
 // UserType tells Workers from Employers.
 type UserType string

@@ -60,15 +60,13 @@ func (d *Decimal) UnmarshalJSON(b []byte) error {
 		*d = Decimal{}
 		return nil
 	}
-	s := string(b)
-	if len(b) > 0 && b[0] == '"' {
-		if err := json.Unmarshal(b, &s); err != nil {
-			return err
-		}
-		if strings.TrimSpace(s) == "" {
-			*d = Decimal{}
-			return nil
-		}
+	s, quoted, err := unquote(b)
+	if err != nil {
+		return err
+	}
+	if quoted && strings.TrimSpace(s) == "" {
+		*d = Decimal{}
+		return nil
 	}
 	v, err := ParseDecimal(s)
 	if err != nil {
@@ -110,12 +108,14 @@ func (t *Time) UnmarshalJSON(b []byte) error {
 		*t = Time{}
 		return nil
 	}
-	var s string
-	if err := json.Unmarshal(b, &s); err != nil {
-		return fmt.Errorf("workforce: timestamp %s is not a string", b)
+	if t.Time.UnmarshalJSON(b) == nil { // the common case, without allocating
+		return nil
 	}
-	s = strings.TrimSpace(s)
-	if s == "" {
+	s, quoted, err := unquote(b)
+	if err != nil || !quoted {
+		return fmt.Errorf("workforce: timestamp %.40s is not a string", b)
+	}
+	if s = strings.TrimSpace(s); s == "" {
 		*t = Time{}
 		return nil
 	}
@@ -126,6 +126,21 @@ func (t *Time) UnmarshalJSON(b []byte) error {
 		}
 	}
 	return fmt.Errorf("workforce: %q is not an RFC 3339 timestamp", s)
+}
+
+// unquote returns the text of the JSON string b, or b itself when it is not
+// a string. Strings without escapes, all that numbers and timestamps hold,
+// take a fast path.
+func unquote(b []byte) (s string, quoted bool, err error) {
+	if len(b) < 2 || b[0] != '"' {
+		return string(b), false, nil
+	}
+	inner := b[1 : len(b)-1]
+	if bytes.IndexByte(inner, '\\') < 0 && bytes.IndexByte(inner, '"') < 0 {
+		return string(inner), true, nil
+	}
+	err = json.Unmarshal(b, &s)
+	return s, true, err
 }
 
 // keepRaw stores a copy of the JSON object b in *raw. Every resource type

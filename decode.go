@@ -1,0 +1,52 @@
+package workforce
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+
+	"github.com/workforce-marketplace/workforce-go/internal/jsonscan"
+)
+
+// A document is a resource that keeps the JSON it was decoded from in its
+// Raw field, so that fields the SDK does not model stay reachable.
+type document interface{ setRaw(json.RawMessage) }
+
+var documentType = reflect.TypeFor[document]()
+
+// decodeEnvelope decodes data into out, a pointer. When key is set and data
+// is an object holding key, the value under key is decoded; otherwise the
+// whole document is, so that unwrapped answers decode too. Resources
+// decoded, alone or in a list, get their own JSON in Raw.
+func decodeEnvelope(data []byte, key string, out any) error {
+	if key != "" {
+		if v, ok := jsonscan.Member(data, key); ok {
+			data = v
+		}
+	}
+	if err := json.Unmarshal(data, out); err != nil {
+		return err
+	}
+	keepDocuments(reflect.ValueOf(out).Elem(), bytes.TrimSpace(data))
+	return nil
+}
+
+// keepDocuments hands each resource in v its part of data. The parts alias
+// data, the body the client read and owns, with their capacity capped so
+// that appending to one cannot overwrite another.
+func keepDocuments(v reflect.Value, data []byte) {
+	switch {
+	case v.Type().Implements(documentType):
+		if v.Kind() != reflect.Pointer || !v.IsNil() {
+			v.Interface().(document).setRaw(data[:len(data):len(data)])
+		}
+	case v.Kind() == reflect.Slice && v.Type().Elem().Implements(documentType):
+		parts := jsonscan.Elements(data)
+		if len(parts) != v.Len() {
+			return
+		}
+		for i, part := range parts {
+			keepDocuments(v.Index(i), part)
+		}
+	}
+}

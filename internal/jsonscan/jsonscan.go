@@ -1,0 +1,140 @@
+// Package jsonscan finds the extent of JSON values without decoding them:
+// the member of an object under a key, and the elements of an array. It is
+// a fast structural scan that trusts encoding/json to judge validity later:
+// on malformed input it reports false or nil, never panics.
+package jsonscan
+
+import "strings"
+
+// Member returns the value of the top-level object data under key, a
+// subslice of data, and whether data is an object holding key. Keys with
+// escapes are compared as written.
+func Member(data []byte, key string) ([]byte, bool) {
+	i := skipSpace(data, 0)
+	if i >= len(data) || data[i] != '{' {
+		return nil, false
+	}
+	i++
+	for {
+		i = skipSpace(data, i)
+		if i >= len(data) || data[i] != '"' {
+			return nil, false
+		}
+		end := skipString(data, i)
+		if end < 0 {
+			return nil, false
+		}
+		name := data[i+1 : end-1]
+		i = skipSpace(data, end)
+		if i >= len(data) || data[i] != ':' {
+			return nil, false
+		}
+		start := skipSpace(data, i+1)
+		end = skipValue(data, start)
+		if end < 0 {
+			return nil, false
+		}
+		if string(name) == key {
+			return data[start:end:end], true
+		}
+		i = skipSpace(data, end)
+		if i >= len(data) || data[i] != ',' {
+			return nil, false
+		}
+		i++
+	}
+}
+
+// Elements returns the elements of the JSON array data, each a subslice of
+// data with its capacity capped at its end, or nil when data is not a
+// well-formed array.
+func Elements(data []byte) [][]byte {
+	i := skipSpace(data, 0)
+	if i >= len(data) || data[i] != '[' {
+		return nil
+	}
+	var out [][]byte
+	i = skipSpace(data, i+1)
+	if i < len(data) && data[i] == ']' {
+		return [][]byte{}
+	}
+	for {
+		start := skipSpace(data, i)
+		end := skipValue(data, start)
+		if end < 0 {
+			return nil
+		}
+		out = append(out, data[start:end:end])
+		i = skipSpace(data, end)
+		if i >= len(data) {
+			return nil
+		}
+		switch data[i] {
+		case ',':
+			i++
+		case ']':
+			return out
+		default:
+			return nil
+		}
+	}
+}
+
+func skipSpace(data []byte, i int) int {
+	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// skipString returns the index after the string starting at data[i], a
+// quote, or -1.
+func skipString(data []byte, i int) int {
+	for i++; i < len(data); i++ {
+		switch data[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+	return -1
+}
+
+// skipValue returns the index after the value starting at data[i], or -1.
+func skipValue(data []byte, i int) int {
+	if i >= len(data) {
+		return -1
+	}
+	switch data[i] {
+	case '"':
+		return skipString(data, i)
+	case '{', '[':
+		depth := 0
+		for ; i < len(data); i++ {
+			switch data[i] {
+			case '"':
+				if i = skipString(data, i); i < 0 {
+					return -1
+				}
+				i--
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					return i + 1
+				}
+			}
+		}
+		return -1
+	default: // number, true, false, null
+		end := i
+		for end < len(data) && strings.IndexByte(" \t\r\n,:]}", data[end]) < 0 {
+			end++
+		}
+		if end == i {
+			return -1
+		}
+		return end
+	}
+}
