@@ -1,0 +1,79 @@
+package workforcetest
+
+import (
+	"crypto/subtle"
+	"net/http"
+	"time"
+)
+
+// tokenLifetime is how long a token lives on the fake clock.
+const tokenLifetime = 24 * time.Hour
+
+// authenticate serves POST /api_v2/authenticate: api_key and secret_key from a JSON body, a
+// form body or the query string. 422 if either is missing, 401 if the pair is not known.
+func (s *Server) authenticate(c *call) (any, error) {
+	fe := fieldErrors{}
+	apiKey, ok := c.p.str("api_key")
+	if !ok {
+		fe.add("api_key", "can't be blank")
+	}
+	secretKey, ok := c.p.str("secret_key")
+	if !ok {
+		fe.add("secret_key", "can't be blank")
+	}
+	if err := fe.err(); err != nil {
+		return nil, err
+	}
+	for p, pair := range s.keys {
+		if equal(apiKey, pair.APIKey) && equal(secretKey, pair.SecretKey) {
+			token, expiresAt := s.st.issueToken(p)
+			return map[string]string{"token": token, "expires_at": utcTime(expiresAt)}, nil
+		}
+	}
+	return nil, errorf(http.StatusUnauthorized, "invalid api_key or secret_key")
+}
+
+// equal compares two secrets in constant time.
+func equal(a, b string) bool { return subtle.ConstantTimeCompare([]byte(a), []byte(b)) == 1 }
+
+// issueToken makes a token of pool p that lives tokenLifetime, and forgets expired ones.
+func (st *store) issueToken(p pool) (string, time.Time) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	now := st.clock.now()
+	for token, t := range st.tokens {
+		if !now.Before(t.expiresAt) {
+			delete(st.tokens, token)
+		}
+	}
+	token := randomHex(24)
+	expiresAt := now.Add(tokenLifetime).Truncate(time.Second)
+	st.tokens[token] = authToken{pool: p, expiresAt: expiresAt}
+	return token, expiresAt
+}
+
+// checkToken answers the pool of the request's token (query, JSON body or form body), or a 401
+// for a missing, unknown or expired one.
+func (st *store) checkToken(p params) (pool, error) {
+	token, ok := p.str("token")
+	if !ok {
+		return 0, errorf(http.StatusUnauthorized, "token is missing")
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	t, ok := st.tokens[token]
+	if !ok || !st.clock.now().Before(t.expiresAt) {
+		return 0, errorf(http.StatusUnauthorized, "token is invalid or expired")
+	}
+	return t.pool, nil
+}
+
+// info serves GET /api_v2/info, which needs no token.
+func (s *Server) info(*call) (any, error) {
+	return map[string]any{
+		"utc_time_now": utcTime(s.clock.now()),
+		"environment":  "test",
+		"api_version":  "v2",
+		"server":       "workforce-fake",
+	}, nil
+}

@@ -1,0 +1,118 @@
+package workforcetest
+
+import (
+	"encoding/json"
+	"net/http"
+	"sync"
+	"time"
+)
+
+// Fault is a scripted failure, played instead of (or before) the normal answer to the next
+// Times requests that match Method and Path. Faults are played in the order they were injected.
+type Fault struct {
+	// Method is the HTTP method to match; "" matches any.
+	Method string
+	// Path is the exact path to match, e.g. "/api_v2/jobs" or "/api_v2/jobs/1001".
+	Path string
+	// Times is how many matching requests the fault applies to; less than 1 counts as 1.
+	Times int
+	// Status is the status code to answer. 0 answers normally (after Delay).
+	Status int
+	// RetryAfter is the Retry-After header value, verbatim; "" sends none.
+	RetryAfter string
+	// Body is the response body, verbatim; "" sends {"error": "<status text>"}.
+	Body string
+	// Drop closes the connection without answering (after Delay); Status is then ignored.
+	Drop bool
+	// Delay waits this long (real time) before answering. When the request's context ends
+	// during the wait (the client gave up, or the server is closing), the connection is closed
+	// without an answer.
+	Delay time.Duration
+}
+
+// faultQueue holds the faults still to play.
+type faultQueue struct {
+	mu     sync.Mutex
+	faults []*Fault // Times counts down to 0
+}
+
+// InjectFault schedules f for the next f.Times requests that match f.Method and f.Path. Faults
+// are played before routing and authentication, and faulted requests appear in Requests.
+func (s *Server) InjectFault(f Fault) {
+	f.Times = max(f.Times, 1)
+	s.faults.mu.Lock()
+	defer s.faults.mu.Unlock()
+	s.faults.faults = append(s.faults.faults, &f)
+}
+
+// take answers the first fault that matches r and uses up one of its times.
+func (q *faultQueue) take(r *http.Request) (Fault, bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for i, f := range q.faults {
+		if (f.Method == "" || f.Method == r.Method) && f.Path == r.URL.Path {
+			f.Times--
+			if f.Times == 0 {
+				q.faults = append(q.faults[:i], q.faults[i+1:]...)
+			}
+			return *f, true
+		}
+	}
+	return Fault{}, false
+}
+
+// play plays the fault due for r, if any, and tells whether it answered the request (or
+// deliberately did not), so that the normal handler must not run.
+func (q *faultQueue) play(w http.ResponseWriter, r *http.Request) bool {
+	f, ok := q.take(r)
+	if !ok {
+		return false
+	}
+	if f.Delay > 0 {
+		timer := time.NewTimer(f.Delay)
+		defer timer.Stop()
+		select {
+		case <-r.Context().Done(): // the client left, or the server is closing: no answer at all
+			drop(w)
+			return true
+		case <-timer.C:
+		}
+	}
+	switch {
+	case f.Drop:
+		drop(w)
+	case f.Status != 0:
+		writeFault(w, f)
+	default:
+		return false
+	}
+	return true
+}
+
+// drop closes the connection under w without answering.
+func drop(w http.ResponseWriter) {
+	conn, _, err := http.NewResponseController(w).Hijack()
+	if err != nil { // not HTTP/1: the closest thing is an answer the client cannot mistake
+		writeJSON(w, http.StatusBadGateway, map[string]string{"error": "connection dropped"})
+		return
+	}
+	_ = conn.Close()
+}
+
+// writeFault answers f.Status with f's headers and body.
+func writeFault(w http.ResponseWriter, f Fault) {
+	if f.RetryAfter != "" {
+		w.Header().Set("Retry-After", f.RetryAfter)
+	}
+	if f.Body == "" {
+		writeJSON(w, f.Status, map[string]string{"error": http.StatusText(f.Status)})
+		return
+	}
+	contentType := "text/plain; charset=utf-8"
+	if json.Valid([]byte(f.Body)) {
+		contentType = "application/json; charset=utf-8"
+	}
+	w.Header().Set("Content-Type", contentType)
+	w.WriteHeader(f.Status)
+	_, _ = w.Write([]byte(f.Body))
+}

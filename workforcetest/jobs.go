@@ -1,0 +1,166 @@
+package workforcetest
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// jobFilter is the filters of GET /jobs.
+type jobFilter struct {
+	states         []string
+	jobRequestID   int64
+	classification string
+	w2HourlyRate   *float64
+	w2PayStatus    string
+	updated        timeRange
+}
+
+// readJobFilter reads the filters of GET /jobs. Unknown enum values match nothing; a malformed
+// number or date-time is a 422.
+func readJobFilter(p params, fe fieldErrors) jobFilter {
+	f := jobFilter{states: commaList(p, "state"), updated: readUpdatedRange(p, fe)}
+	if _, ok := p.str("job_request_id"); ok {
+		f.jobRequestID = p.id(fe, "job_request_id", "job_request_id")
+	}
+	f.classification, _ = p.str("classification")
+	f.w2PayStatus, _ = p.str("w2_pay_status")
+	if s, ok := p.str("w2_hourly_rate"); ok {
+		rate, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+		if err != nil {
+			fe.add("w2_hourly_rate", "is not a number")
+		}
+		f.w2HourlyRate = &rate
+	}
+	return f
+}
+
+// match tells whether j passes every filter that is set.
+func (f jobFilter) match(j *job) bool {
+	switch {
+	case f.states != nil && !slices.Contains(f.states, j.state),
+		f.jobRequestID != 0 && j.jobRequestID != f.jobRequestID,
+		f.classification != "" && j.classification != f.classification,
+		f.w2PayStatus != "" && j.w2PayStatus != f.w2PayStatus,
+		!f.updated.contains(j.updatedAt):
+		return false
+	case f.w2HourlyRate != nil:
+		rate, err := strconv.ParseFloat(j.w2HourlyRate, 64)
+		return err == nil && rate == *f.w2HourlyRate
+	}
+	return true
+}
+
+// answerJob runs find under st.mu and answers the Job it finds wrapped as {"job": {...}}, the
+// answer of show, create and update.
+func (st *store) answerJob(find func() (*job, error)) (any, error) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	j, err := find()
+	if err != nil {
+		return nil, err
+	}
+	return map[string]jobJSON{"job": st.renderJob(j)}, nil
+}
+
+// listJobs serves GET /api_v2/jobs: the visible Jobs that pass the filters, newest first, one page.
+func (s *Server) listJobs(c *call) (any, error) {
+	fe := fieldErrors{}
+	pg := readPage(c.p, fe)
+	f := readJobFilter(c.p, fe)
+	if err := fe.err(); err != nil {
+		return nil, err
+	}
+	s.st.mu.Lock()
+	defer s.st.mu.Unlock()
+	var matched []*job
+	for _, j := range sortedDesc(s.st.jobs) {
+		if s.st.visible(j, c.pool) && f.match(j) {
+			matched = append(matched, j)
+		}
+	}
+	out := []jobJSON{}
+	for _, j := range pageOf(matched, pg) {
+		out = append(out, s.st.renderJob(j))
+	}
+	return map[string][]jobJSON{"jobs": out}, nil
+}
+
+// getJob serves GET /api_v2/jobs/:id. The Public Pool sees only Jobs of its own Job Requests.
+func (s *Server) getJob(c *call) (any, error) {
+	id, err := c.pathID()
+	if err != nil {
+		return nil, err
+	}
+	return s.st.answerJob(func() (*job, error) { return s.st.visibleJob(id, c.pool) })
+}
+
+// createJob serves POST /api_v2/jobs and POST /api_v2/jobs/assign: job[worker_id]*,
+// job[job_request_id]*, job[requestor_notes]. It creates a filled Job. 403 for the Public Pool.
+func (s *Server) createJob(c *call) (any, error) {
+	if err := c.forbidPublic(); err != nil {
+		return nil, err
+	}
+	fe := fieldErrors{}
+	workerID := c.p.id(fe, "worker_id", "job", "worker_id")
+	jobRequestID := c.p.id(fe, "job_request_id", "job", "job_request_id")
+	if err := fe.err(); err != nil {
+		return nil, err
+	}
+	notes, _ := c.p.str("job", "requestor_notes")
+	return s.st.answerJob(func() (*job, error) {
+		return s.st.createJob(jobRequestID, workerID, stateFilled, notes, newJobAlways)
+	})
+}
+
+// updateJob serves PATCH /api_v2/jobs/:id. 403 for the Public Pool.
+func (s *Server) updateJob(c *call) (any, error) {
+	if err := c.forbidPublic(); err != nil {
+		return nil, err
+	}
+	id, err := c.pathID()
+	if err != nil {
+		return nil, err
+	}
+	return s.st.answerJob(func() (*job, error) { return s.st.patchJob(id, c.p) })
+}
+
+// patchJob applies PATCH /jobs/:id's top-level state (cancelled; filled or rejected for a
+// pending Job), actual_duration (minutes ≥ 0) and cancelled_reason to the Job with id: all of
+// them, or (on a 404 or 422) none. The caller holds st.mu.
+func (st *store) patchJob(id int64, p params) (*job, error) {
+	j, err := st.job(id)
+	if err != nil {
+		return nil, err
+	}
+	fe := fieldErrors{}
+	state, hasState := p.str("state")
+	switch {
+	case !hasState:
+	case state != stateCancelled && state != stateFilled && state != stateRejected:
+		fe.add("state", "must be cancelled, filled or rejected")
+	case state != stateCancelled && j.state != statePending:
+		fe.add("state", "can be "+state+" only for a pending job; job "+itoa(j.id)+" is "+j.state)
+	}
+	duration, hasDuration := p.str("actual_duration")
+	minutes, convErr := strconv.Atoi(strings.TrimSpace(duration))
+	if hasDuration && (convErr != nil || minutes < 0) {
+		fe.add("actual_duration", "must be an integer number of minutes, 0 or more")
+	}
+	if err := fe.err(); err != nil {
+		return nil, err
+	}
+	if hasState {
+		if err := st.move(j, state, offSite); err != nil {
+			return nil, err
+		}
+	}
+	if hasDuration {
+		j.actualDuration = &minutes
+	}
+	if reason, ok := p.str("cancelled_reason"); ok {
+		j.cancelledReason = reason
+	}
+	j.updatedAt = st.now()
+	return j, nil
+}

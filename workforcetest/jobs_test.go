@@ -1,0 +1,232 @@
+package workforcetest_test
+
+import (
+	"net/http"
+	"net/url"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/workforce-marketplace/workforce-go/workforcetest"
+)
+
+// Timestamp styles of CONTRACT §5 as the fake writes them.
+const (
+	localStamp = `^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}-07:00$`
+	utcStamp   = `^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$`
+)
+
+func TestCreateJobShape(t *testing.T) {
+	t.Parallel()
+	start := time.Date(2026, 11, 22, 18, 34, 36, 820e6, time.UTC)
+	f := newFake(t, workforcetest.WithClock(start))
+	seed := f.Seed()
+	status, body := f.json(http.MethodPost, "/api_v2/jobs", with(f.private),
+		obj{"job": obj{"worker_id": seed.WorkerIDs[1], "job_request_id": seed.JobRequest1099ID, "requestor_notes": "Ask for Sam"}})
+	require.Equal(t, http.StatusOK, status, body)
+	require.Len(t, body, 1)
+	job := body["job"].(obj)
+
+	for _, field := range []string{"id", "state", "job_request_id", "worker_id", "created_at", "updated_at",
+		"confirmed_at", "started_at", "completed_at", "finished_at", "hours_worked", "actual_duration",
+		"time_to_start", "adjusted_wage", "requestor_notes", "classification", "w2_hourly_rate",
+		"w2_payment_ref", "w2_pay_status", "cancelled_reason", "worker", "employer", "transitions"} {
+		assert.Contains(t, job, field)
+	}
+	assert.Equal(t, "filled", job["state"])
+	assert.EqualValues(t, seed.WorkerIDs[1], job["worker_id"])
+	assert.EqualValues(t, seed.JobRequest1099ID, job["job_request_id"])
+	assert.Equal(t, "Ask for Sam", job["requestor_notes"])
+	assert.Equal(t, "1099", job["classification"])
+	assert.Equal(t, "18.5", job["adjusted_wage"], "decimals are strings")
+	assert.Equal(t, "2026-11-22T11:34:36.820-07:00", job["created_at"])
+	assert.Equal(t, job["created_at"], job["updated_at"])
+	assert.Equal(t, "2026-11-22T18:34:36Z", job["confirmed_at"])
+	for _, null := range []string{"started_at", "completed_at", "finished_at", "hours_worked", "actual_duration",
+		"w2_hourly_rate", "w2_payment_ref", "w2_pay_status", "cancelled_reason"} {
+		assert.Nil(t, job[null], null)
+	}
+	assert.IsType(t, float64(0), job["time_to_start"])
+
+	worker := job["worker"].(obj)
+	assert.EqualValues(t, seed.WorkerIDs[1], worker["id"])
+	assert.Equal(t, "Worker", worker["type"])
+	assert.Equal(t, "4.8", worker["rating"], "ratings are strings")
+	assert.Regexp(t, localStamp, worker["updated_at"])
+	assert.Equal(t, []any{}, worker["user_badges"])
+	employer := job["employer"].(obj)
+	assert.EqualValues(t, seed.EmployerID, employer["id"])
+	assert.Equal(t, "Employer", employer["type"])
+	assert.EqualValues(t, seed.CustomerID, employer["customer_id"])
+
+	transitions := job["transitions"].([]any)
+	require.Len(t, transitions, 1)
+	tr := transitions[0].(obj)
+	assert.Equal(t, "filled", tr["name"])
+	assert.Equal(t, job["id"], tr["job_id"])
+	assert.Equal(t, job["created_at"], tr["created_at"])
+	assert.Nil(t, tr["latitude"])
+	assert.Contains(t, tr, "longitude")
+}
+
+func TestCreateJobW2(t *testing.T) {
+	t.Parallel()
+	f := newFake(t)
+	job := f.createJob(f.Seed().WorkerIDs[1], f.Seed().JobRequestW2ID)
+	assert.Equal(t, "w2", job["classification"])
+	assert.Equal(t, "22.75", job["w2_hourly_rate"])
+	assert.Equal(t, "not_started", job["w2_pay_status"])
+	assert.Nil(t, job["adjusted_wage"])
+}
+
+func TestCreateJobEncodingsAndAssign(t *testing.T) {
+	t.Parallel()
+	f := newFake(t)
+	seed := f.Seed()
+	jr := strconv.FormatInt(seed.JobRequest1099ID, 10)
+	status, body := f.form(http.MethodPost, "/api_v2/jobs", nil, url.Values{
+		"token": {f.private}, "job[worker_id]": {strconv.FormatInt(seed.WorkerIDs[1], 10)}, "job[job_request_id]": {jr},
+	})
+	require.Equal(t, http.StatusOK, status, body)
+	assert.EqualValues(t, seed.WorkerIDs[1], body["job"].(obj)["worker_id"])
+
+	status, body = f.json(http.MethodPost, "/api_v2/jobs/assign", nil,
+		obj{"token": f.private, "job": obj{"worker_id": strconv.FormatInt(seed.WorkerIDs[2], 10), "job_request_id": jr}})
+	require.Equal(t, http.StatusOK, status, body)
+	assert.Equal(t, "filled", body["job"].(obj)["state"])
+	assert.Nil(t, body["job"].(obj)["requestor_notes"])
+}
+
+func TestCreateJobValidation(t *testing.T) {
+	t.Parallel()
+	f := newFake(t)
+	seed := f.Seed()
+	for name, tc := range map[string]struct {
+		body   obj
+		fields obj
+	}{
+		"missing": {obj{"job": obj{}}, obj{"worker_id": []any{"can't be blank"}, "job_request_id": []any{"can't be blank"}}},
+		"unwrapped": {obj{"worker_id": seed.WorkerIDs[1], "job_request_id": seed.JobRequest1099ID},
+			obj{"worker_id": []any{"can't be blank"}, "job_request_id": []any{"can't be blank"}}},
+		"malformed": {obj{"job": obj{"worker_id": "seven", "job_request_id": -2}},
+			obj{"worker_id": []any{"must be a positive integer"}, "job_request_id": []any{"must be a positive integer"}}},
+		"unknown": {obj{"job": obj{"worker_id": 999999, "job_request_id": seed.WorkerIDs[1]}},
+			obj{"worker_id": []any{"does not exist"}, "job_request_id": []any{"does not exist"}}},
+		"employer as worker": {obj{"job": obj{"worker_id": seed.EmployerID, "job_request_id": seed.JobRequest1099ID}},
+			obj{"worker_id": []any{"is not a Worker"}}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			status, body := f.json(http.MethodPost, "/api_v2/jobs", with(f.private), tc.body)
+			require.Equal(t, http.StatusUnprocessableEntity, status, body)
+			assert.Equal(t, tc.fields, fieldErrors(t, body))
+		})
+	}
+
+	f.createJob(seed.WorkerIDs[3], seed.JobRequest1099ID)
+	status, body := f.json(http.MethodPost, "/api_v2/jobs", with(f.private),
+		obj{"job": obj{"worker_id": seed.WorkerIDs[3], "job_request_id": seed.JobRequest1099ID}})
+	require.Equal(t, http.StatusUnprocessableEntity, status, "one open Job per Worker and Job Request")
+	assert.Contains(t, fieldErrors(t, body), "worker_id")
+}
+
+func TestGetJob(t *testing.T) {
+	t.Parallel()
+	f := newFake(t)
+	seed := f.Seed()
+	created := f.createJob(seed.WorkerIDs[1], seed.JobRequest1099ID)
+	assert.Equal(t, created, f.getJob(idOf(created)))
+
+	for _, path := range []string{"/api_v2/jobs/999999", "/api_v2/jobs/abc", "/api_v2/jobs/0", "/api_v2/jobs/"} {
+		status, body := f.get(path, f.private)
+		assert.Equal(t, http.StatusNotFound, status, path)
+		assert.NotEmpty(t, body["error"], path)
+	}
+}
+
+func TestPublicPool(t *testing.T) {
+	t.Parallel()
+	f := newFake(t)
+	seed := f.Seed()
+	private := f.createJob(seed.WorkerIDs[1], seed.JobRequest1099ID)
+
+	status, body := f.get(jobPath(seed.PublicJobID), f.public)
+	require.Equal(t, http.StatusOK, status, body)
+	assert.Equal(t, "filled", body["job"].(obj)["state"])
+	status, _ = f.get(jobPath(idOf(private)), f.public)
+	assert.Equal(t, http.StatusNotFound, status, "a Private Pool Job is invisible to the Public Pool")
+
+	status, body = f.get("/api_v2/jobs", f.public)
+	require.Equal(t, http.StatusOK, status)
+	assert.Equal(t, []int64{seed.PublicJobID}, listIDs(t, body, "jobs"))
+	status, body = f.get("/api_v2/jobs", f.private)
+	require.Equal(t, http.StatusOK, status)
+	assert.Equal(t, []int64{idOf(private), seed.PublicJobID}, listIDs(t, body, "jobs"), "the Private Pool sees all")
+
+	create := obj{"job": obj{"worker_id": seed.WorkerIDs[2], "job_request_id": seed.PublicJobRequestID}}
+	for _, path := range []string{"/api_v2/jobs", "/api_v2/jobs/assign"} {
+		status, body = f.json(http.MethodPost, path, with(f.public), create)
+		assert.Equal(t, http.StatusForbidden, status, path)
+		assert.NotEmpty(t, body["error"])
+	}
+	status, _ = f.json(http.MethodPatch, jobPath(seed.PublicJobID), with(f.public), obj{"state": "cancelled"})
+	assert.Equal(t, http.StatusForbidden, status)
+	state, _ := f.JobState(seed.PublicJobID)
+	assert.Equal(t, "filled", state)
+}
+
+func TestPatchJob(t *testing.T) {
+	t.Parallel()
+	f := newFake(t)
+	seed := f.Seed()
+	id := idOf(f.createJob(seed.WorkerIDs[1], seed.JobRequest1099ID))
+	f.Advance(time.Minute)
+
+	status, body := f.patchJob(id, obj{"actual_duration": 90})
+	require.Equal(t, http.StatusOK, status, body)
+	job := body["job"].(obj)
+	assert.EqualValues(t, 90, job["actual_duration"])
+	assert.Equal(t, "filled", job["state"])
+	assert.NotEqual(t, job["created_at"], job["updated_at"], "updated_at bumped")
+
+	status, body = f.form(http.MethodPatch, jobPath(id), with(f.private),
+		url.Values{"state": {"cancelled"}, "cancelled_reason": {"decided_to_cancel"}})
+	require.Equal(t, http.StatusOK, status, body)
+	job = body["job"].(obj)
+	assert.Equal(t, "cancelled", job["state"])
+	assert.Equal(t, "decided_to_cancel", job["cancelled_reason"])
+	assert.Regexp(t, utcStamp, job["finished_at"])
+	assert.Equal(t, []string{"cancelled", "filled"}, transitionNames(job))
+	assert.Equal(t, job, f.getJob(id))
+
+	status, _ = f.patchJob(999999, obj{"state": "cancelled"})
+	assert.Equal(t, http.StatusNotFound, status)
+}
+
+func TestPatchJobValidation(t *testing.T) {
+	t.Parallel()
+	f := newFake(t)
+	seed := f.Seed()
+	job := f.createJob(seed.WorkerIDs[1], seed.JobRequest1099ID)
+	for name, tc := range map[string]struct {
+		body  obj
+		field string
+	}{
+		"unknown state":      {obj{"state": "exploded"}, "state"},
+		"worker-only state":  {obj{"state": "in_progress"}, "state"},
+		"grant non-pending":  {obj{"state": "filled"}, "state"},
+		"reject non-pending": {obj{"state": "rejected"}, "state"},
+		"negative duration":  {obj{"actual_duration": -1}, "actual_duration"},
+		"text duration":      {obj{"actual_duration": "an hour"}, "actual_duration"},
+		"fraction duration":  {obj{"actual_duration": 1.5, "state": "cancelled"}, "actual_duration"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			status, body := f.patchJob(idOf(job), tc.body)
+			require.Equal(t, http.StatusUnprocessableEntity, status, body)
+			assert.Contains(t, fieldErrors(t, body), tc.field)
+		})
+	}
+	assert.Equal(t, job, f.getJob(idOf(job)), "a rejected PATCH changes nothing")
+}

@@ -1,0 +1,239 @@
+package workforcetest
+
+import (
+	"math"
+	"net/http"
+	"slices"
+	"time"
+)
+
+// The Job states of CONTRACT §6.
+const (
+	statePending    = "pending"
+	stateRejected   = "rejected"
+	stateFilled     = "filled"
+	stateInProgress = "in_progress"
+	statePaused     = "paused"
+	stateCompleted  = "completed"
+	stateApproved   = "approved"
+	stateCancelled  = "cancelled"
+	stateWithdrawn  = "withdrawn"
+	stateNoShow     = "no_show"
+)
+
+// Values of job.w2PayStatus.
+const (
+	payNotStarted = "not_started"
+	payPending    = "pending"
+	payPaid       = "paid"
+)
+
+// movesTo answers the states a Job may enter state `to` from ("" is a new Job), and whether
+// `to` is a state at all. This is the table of CONTRACT §6 "Job states".
+func movesTo(to string) ([]string, bool) {
+	switch to {
+	case statePending:
+		return []string{""}, true
+	case stateRejected:
+		return []string{statePending}, true
+	case stateFilled:
+		return []string{"", statePending, stateWithdrawn}, true
+	case stateInProgress:
+		return []string{stateFilled, statePaused}, true
+	case statePaused:
+		return []string{stateInProgress}, true
+	case stateCompleted:
+		return []string{stateInProgress, statePaused}, true
+	case stateApproved:
+		return []string{stateCompleted}, true
+	case stateCancelled:
+		return []string{statePending, stateFilled, stateInProgress, statePaused}, true
+	case stateWithdrawn:
+		return []string{statePending, stateFilled}, true
+	case stateNoShow:
+		return []string{stateFilled}, true
+	}
+	return nil, false
+}
+
+// isClosed tells whether a Job in state leaves its Worker free to take the Job Request again.
+func isClosed(state string) bool {
+	switch state {
+	case stateRejected, stateCancelled, stateWithdrawn, stateNoShow:
+		return true
+	}
+	return false
+}
+
+// transition records one state change of a Job.
+type transition struct {
+	id                  int64
+	name                string
+	createdAt           time.Time
+	latitude, longitude string // set when the Worker moved on site
+}
+
+// job is a Worker's assignment to a Job Request. Zero times and empty strings are null.
+type job struct {
+	id              int64
+	jobRequestID    int64
+	workerID        int64
+	state           string
+	createdAt       time.Time
+	updatedAt       time.Time
+	confirmedAt     time.Time
+	startedAt       time.Time
+	completedAt     time.Time
+	finishedAt      time.Time
+	workingSince    time.Time     // when the current in_progress stretch began
+	worked          time.Duration // in_progress time before workingSince
+	hoursWorked     *float64      // set on completion
+	actualDuration  *int          // minutes, set by PATCH
+	requestorNotes  string
+	classification  string
+	adjustedWage    string
+	w2HourlyRate    string
+	w2PaymentRef    string
+	w2PayStatus     string
+	cancelledReason string
+	transitions     []transition // oldest first
+}
+
+// where tells whether a move is made by the Worker on site (its transition carries the Job
+// Request's coordinates) or elsewhere (null coordinates).
+type where bool
+
+// The two places a move is made from.
+const (
+	offSite where = false
+	onSite  where = true
+)
+
+// move changes j to state `to` if the state table allows it, sets the timestamps the move means,
+// appends a transition and bumps updated_at. A disallowed move is a 422 on "state".
+func (st *store) move(j *job, to string, at where) error {
+	from, known := movesTo(to)
+	var refusal string
+	switch {
+	case !known:
+		refusal = "is not a Job state: " + to
+	case !slices.Contains(from, j.state):
+		refusal = "cannot change from " + describe(j.state) + " to " + to
+	case to == statePaused && j.classification != classW2:
+		refusal = "cannot change to paused: only W2 Jobs can be paused"
+	}
+	if refusal != "" {
+		return &apiError{status: http.StatusUnprocessableEntity, msg: "job " + itoa(j.id) + ": state " + refusal,
+			fields: fieldErrors{"state": {refusal}}}
+	}
+	now := st.now()
+	if j.state == stateInProgress {
+		j.worked += now.Sub(j.workingSince)
+	}
+	switch to {
+	case stateFilled:
+		j.confirmedAt, j.finishedAt = now, time.Time{}
+	case stateInProgress:
+		if j.startedAt.IsZero() {
+			j.startedAt = now
+		}
+		j.workingSince = now
+	case stateCompleted:
+		j.completedAt = now
+		hours := math.Round(j.worked.Hours()*100) / 100
+		j.hoursWorked = &hours
+	case stateApproved:
+		j.finishedAt = now
+		if j.classification == classW2 {
+			j.w2PayStatus = payPending
+		}
+	case stateRejected, stateCancelled, stateWithdrawn, stateNoShow:
+		j.finishedAt = now
+	}
+	t := transition{id: next(&st.lastID.transition), name: to, createdAt: now}
+	if jr, ok := st.jobRequests[j.jobRequestID]; ok && at == onSite {
+		t.latitude, t.longitude = jr.latitude, jr.longitude
+	}
+	j.state, j.updatedAt = to, now
+	j.transitions = append(j.transitions, t)
+	return nil
+}
+
+// describe names a state in a message; "" is a Job not created yet.
+func describe(state string) string {
+	if state == "" {
+		return "(new)"
+	}
+	return state
+}
+
+// How createJob treats a Worker's withdrawn Job on the same Job Request.
+const (
+	newJobAlways        = false // always a new Job (POST /jobs, Apply)
+	refillWithdrawnJobs = true  // fill the withdrawn Job again (the Worker accepts)
+)
+
+// createJob makes a Job of workerID on jobRequestID entering state (pending or filled). A Worker
+// holds at most one Job per Job Request that is not rejected, cancelled, withdrawn or no_show.
+// Unknown ids and that conflict are 422s on worker_id or job_request_id.
+func (st *store) createJob(jobRequestID, workerID int64, state, notes string, refill bool) (*job, error) {
+	fe := fieldErrors{}
+	jr, ok := st.jobRequests[jobRequestID]
+	if !ok {
+		fe.add("job_request_id", "does not exist")
+	}
+	if _, msg := st.userOfKind(workerID, kindWorker); msg != "" {
+		fe.add("worker_id", msg)
+	}
+	if err := fe.err(); err != nil {
+		return nil, err
+	}
+	var withdrawn *job
+	for _, j := range st.jobs {
+		if j.jobRequestID != jobRequestID || j.workerID != workerID {
+			continue
+		}
+		if !isClosed(j.state) {
+			return nil, invalid("worker_id", "already holds job "+itoa(j.id)+" on job request "+itoa(jobRequestID))
+		}
+		if j.state == stateWithdrawn && (withdrawn == nil || j.id > withdrawn.id) {
+			withdrawn = j
+		}
+	}
+	if refill && withdrawn != nil && state == stateFilled {
+		return withdrawn, st.move(withdrawn, stateFilled, offSite)
+	}
+	now := st.now()
+	j := &job{
+		id: next(&st.lastID.job), jobRequestID: jr.id, workerID: workerID,
+		createdAt: now, requestorNotes: notes, classification: jr.classification,
+		adjustedWage: jr.wage,
+	}
+	if jr.classification == classW2 {
+		j.w2HourlyRate, j.w2PayStatus = jr.w2HourlyRate, payNotStarted
+	}
+	if err := st.move(j, state, offSite); err != nil {
+		return nil, err
+	}
+	st.jobs[j.id] = j
+	return j, nil
+}
+
+// visible tells whether a token of pool p may see j: the Public Pool sees only the Jobs of Job
+// Requests it created.
+func (st *store) visible(j *job, p pool) bool {
+	if p != poolPublic {
+		return true
+	}
+	jr, ok := st.jobRequests[j.jobRequestID]
+	return ok && jr.createdBy == poolPublic
+}
+
+// visibleJob answers the Job with id if a token of pool p may see it, else a 404.
+func (st *store) visibleJob(id int64, p pool) (*job, error) {
+	j, err := st.job(id)
+	if err != nil || !st.visible(j, p) {
+		return nil, errorf(http.StatusNotFound, "job %d not found", id)
+	}
+	return j, nil
+}

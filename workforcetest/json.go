@@ -1,0 +1,129 @@
+package workforcetest
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// apiZone is the numeric offset the fake writes its local timestamps in, as the real API writes
+// Pacific time.
+func apiZone() *time.Location { return time.FixedZone("", -7*60*60) }
+
+// Layouts of the two timestamp styles the fake writes. Each field always uses the same one.
+const (
+	// layoutLocal is used for created_at and updated_at: milliseconds and a numeric offset.
+	layoutLocal = "2006-01-02T15:04:05.000Z07:00"
+	// layoutUTC is used for moments such as confirmed_at and expires_at: seconds and Z.
+	layoutUTC = time.RFC3339
+)
+
+// localTime formats t as created_at and updated_at are written.
+func localTime(t time.Time) string { return t.In(apiZone()).Format(layoutLocal) }
+
+// utcTime formats t as expires_at, confirmed_at and the other moments are written.
+func utcTime(t time.Time) string { return t.UTC().Format(layoutUTC) }
+
+// optUTC formats t as utcTime does, or answers nil (JSON null) for the zero time.
+func optUTC(t time.Time) *string {
+	if t.IsZero() {
+		return nil
+	}
+	s := utcTime(t)
+	return &s
+}
+
+// optString answers nil (JSON null) for an empty string.
+func optString(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+// optID answers nil (JSON null) for a zero id.
+func optID(id int64) *int64 {
+	if id == 0 {
+		return nil
+	}
+	return &id
+}
+
+// apiError is an answer other than 200. It is also the error the outside moves return.
+type apiError struct {
+	status int
+	msg    string
+	fields map[string][]string
+}
+
+// Error answers the message, which names the failing fields of a 422.
+func (e *apiError) Error() string { return e.msg }
+
+// errorf builds an apiError with the given status and message.
+func errorf(status int, format string, args ...any) *apiError {
+	return &apiError{status: status, msg: fmt.Sprintf(format, args...)}
+}
+
+// fieldErrors collects the per-field messages of a 422 answer.
+type fieldErrors map[string][]string
+
+// add records msg against field.
+func (fe fieldErrors) add(field, msg string) { fe[field] = append(fe[field], msg) }
+
+// err answers nil when nothing was recorded, else a 422 apiError carrying the fields, with a
+// message such as "validation failed: worker_id does not exist".
+func (fe fieldErrors) err() error {
+	if len(fe) == 0 {
+		return nil
+	}
+	names := make([]string, 0, len(fe))
+	for name := range fe {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	parts := make([]string, len(names))
+	for i, name := range names {
+		parts[i] = name + " " + strings.Join(fe[name], ", ")
+	}
+	return &apiError{status: http.StatusUnprocessableEntity, msg: "validation failed: " + strings.Join(parts, "; "), fields: fe}
+}
+
+// invalid answers a 422 with one field error.
+func invalid(field, msg string) error {
+	fe := fieldErrors{}
+	fe.add(field, msg)
+	return fe.err()
+}
+
+// writeJSON answers status with v encoded as JSON.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	data, err := json.Marshal(v)
+	if err != nil {
+		status = http.StatusInternalServerError
+		data = []byte(`{"error":"internal error: cannot encode the response"}`)
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	_, _ = w.Write(data)
+}
+
+// writeError answers err as {"error": "..."} (with "errors" on a 422).
+func writeError(w http.ResponseWriter, err error) {
+	var ae *apiError
+	if !errors.As(err, &ae) {
+		ae = errorf(http.StatusInternalServerError, "internal error: %v", err)
+	}
+	body := struct {
+		Error  string              `json:"error"`
+		Errors map[string][]string `json:"errors,omitempty"`
+	}{Error: ae.Error(), Errors: ae.fields}
+	writeJSON(w, ae.status, body)
+}
+
+// itoa writes an id in a message.
+func itoa(id int64) string { return strconv.FormatInt(id, 10) }

@@ -1,0 +1,93 @@
+package workforcetest
+
+import (
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Page sizes of every list (CONTRACT §3).
+const (
+	defaultPer = 25
+	maxPer     = 50
+)
+
+// page is the window of a list: 1-based page number and effective page size.
+type page struct{ number, per int }
+
+// readPage reads page (default 1) and per (default 25, capped at 50). Anything but a positive
+// integer is a 422 on that field.
+func readPage(p params, fe fieldErrors) page {
+	pg := page{number: 1, per: defaultPer}
+	for _, f := range []struct {
+		name string
+		dst  *int
+	}{{"page", &pg.number}, {"per", &pg.per}} {
+		s, ok := p.str(f.name)
+		if !ok {
+			continue
+		}
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n < 1 {
+			fe.add(f.name, "must be a positive integer")
+			continue
+		}
+		*f.dst = n
+	}
+	pg.per = min(pg.per, maxPer)
+	return pg
+}
+
+// pageOf answers the records of items, sorted already, that fall on pg; past the end, none.
+func pageOf[T any](items []T, pg page) []T {
+	if pg.number-1 > len(items)/pg.per { // also keeps the product below from overflowing
+		return nil
+	}
+	start := (pg.number - 1) * pg.per
+	if start >= len(items) {
+		return nil
+	}
+	return items[start:min(start+pg.per, len(items))]
+}
+
+// timeRange is the updated_after (inclusive) and updated_before (exclusive) filters; a zero bound
+// is open.
+type timeRange struct{ after, before time.Time }
+
+// readUpdatedRange reads updated_after and updated_before as RFC 3339; an unparseable one is a 422.
+func readUpdatedRange(p params, fe fieldErrors) timeRange {
+	var tr timeRange
+	for name, dst := range map[string]*time.Time{"updated_after": &tr.after, "updated_before": &tr.before} {
+		s, ok := p.str(name)
+		if !ok {
+			continue
+		}
+		t, err := time.Parse(time.RFC3339, strings.TrimSpace(s))
+		if err != nil {
+			fe.add(name, "must be an RFC 3339 date-time")
+			continue
+		}
+		*dst = t
+	}
+	return tr
+}
+
+// contains tells whether t falls in the range.
+func (tr timeRange) contains(t time.Time) bool {
+	return (tr.after.IsZero() || !t.Before(tr.after)) && (tr.before.IsZero() || t.Before(tr.before))
+}
+
+// commaList splits a filter value such as "filled,in_progress"; an absent filter is nil.
+func commaList(p params, name string) []string {
+	s, ok := p.str(name)
+	if !ok {
+		return nil
+	}
+	var out []string
+	for _, v := range strings.Split(s, ",") {
+		if v = strings.TrimSpace(v); v != "" {
+			out = append(out, v)
+		}
+	}
+	return out
+}

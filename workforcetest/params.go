@@ -1,0 +1,185 @@
+package workforcetest
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+)
+
+// maxBody is the largest request body the fake reads.
+const maxBody = 1 << 20
+
+// body is a decoded request body: a JSON object, a form, or neither.
+type body struct {
+	json map[string]any
+	form url.Values
+}
+
+// readBody reads at most maxBody bytes of the request body.
+func readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
+	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
+	var tooLarge *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooLarge):
+		return raw, errorf(http.StatusRequestEntityTooLarge, "request body larger than %d bytes", maxBody)
+	case err != nil:
+		return raw, errorf(http.StatusBadRequest, "cannot read the request body")
+	}
+	return raw, nil
+}
+
+// parseBody decodes raw by its Content-Type: JSON, or a URL-encoded form. Without a
+// Content-Type, a body starting with "{" is JSON and any other is a form. Other types are ignored.
+func parseBody(contentType string, raw []byte) (body, error) {
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return body{}, nil
+	}
+	mediaType, _, _ := mime.ParseMediaType(contentType)
+	isJSON := mediaType == "application/json" || strings.HasSuffix(mediaType, "+json") ||
+		(mediaType == "" && bytes.HasPrefix(bytes.TrimSpace(raw), []byte("{")))
+	switch {
+	case isJSON:
+		m, err := decodeJSONObject(raw)
+		return body{json: m}, err
+	case mediaType == "" || mediaType == "application/x-www-form-urlencoded":
+		form, err := url.ParseQuery(string(raw))
+		if err != nil {
+			return body{}, errorf(http.StatusBadRequest, "malformed form body")
+		}
+		return body{form: form}, nil
+	}
+	return body{}, nil
+}
+
+// decodeJSONObject decodes raw as exactly one JSON object, keeping numbers as written.
+func decodeJSONObject(raw []byte) (map[string]any, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var m map[string]any
+	if err := dec.Decode(&m); err != nil || m == nil {
+		return nil, errorf(http.StatusBadRequest, "malformed JSON body: want one JSON object")
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return nil, errorf(http.StatusBadRequest, "malformed JSON body: data after the object")
+	}
+	return m, nil
+}
+
+// params are the merged parameters of a request, as a Rails application sees them: the query
+// string overlaid by the body, with bracketed form keys (job[worker_id]) nested like JSON objects.
+type params map[string]any
+
+// newParams merges the query string and the decoded body.
+func newParams(query url.Values, b body) params {
+	p := params{}
+	p.addForm(query)
+	p.addForm(b.form)
+	for k, v := range b.json {
+		p[k] = v
+	}
+	return p
+}
+
+// addForm adds form values, nesting bracketed keys: a[b]=1 becomes {"a": {"b": "1"}} and
+// a[]=1&a[]=2 becomes {"a": ["1", "2"]}.
+func (p params) addForm(values url.Values) {
+	for key, vals := range values {
+		if len(vals) > 0 {
+			setPath(p, splitKey(key), vals)
+		}
+	}
+}
+
+// maxNesting is the deepest bracketed form key the fake nests; a deeper one stays a plain key.
+const maxNesting = 8
+
+// splitKey splits "job[worker_id]" into ["job", "worker_id"]. A malformed key stays whole.
+func splitKey(key string) []string {
+	open := strings.IndexByte(key, '[')
+	if open <= 0 || !strings.HasSuffix(key, "]") {
+		return []string{key}
+	}
+	inner := strings.Split(key[open+1:len(key)-1], "][")
+	if len(inner) > maxNesting {
+		return []string{key}
+	}
+	return append([]string{key[:open]}, inner...)
+}
+
+// setPath stores vals at path in m, creating nested objects as needed.
+func setPath(m map[string]any, path []string, vals []string) {
+	switch {
+	case len(path) == 1:
+		m[path[0]] = vals[len(vals)-1]
+	case len(path) == 2 && path[1] == "":
+		list := make([]any, len(vals))
+		for i, v := range vals {
+			list[i] = v
+		}
+		m[path[0]] = list
+	default:
+		child, ok := m[path[0]].(map[string]any)
+		if !ok {
+			child = map[string]any{}
+			m[path[0]] = child
+		}
+		setPath(child, path[1:], vals)
+	}
+}
+
+// lookup answers the value at path (e.g. "job", "worker_id"), and whether it is present and not null.
+func (p params) lookup(path ...string) (any, bool) {
+	var cur any = map[string]any(p)
+	for _, key := range path {
+		m, ok := cur.(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		if cur, ok = m[key]; !ok {
+			return nil, false
+		}
+	}
+	return cur, cur != nil
+}
+
+// str answers the value at path as a string. Numbers and booleans are written as in JSON; an
+// object or an array answers "". The boolean tells whether the value is present and not blank
+// (only spaces is blank).
+func (p params) str(path ...string) (string, bool) {
+	v, ok := p.lookup(path...)
+	if !ok {
+		return "", false
+	}
+	var s string
+	switch v := v.(type) {
+	case string:
+		s = v
+	case json.Number:
+		s = v.String()
+	case bool:
+		s = strconv.FormatBool(v)
+	}
+	return s, strings.TrimSpace(s) != ""
+}
+
+// id reads a positive integer id at path into fe's field: "can't be blank" when absent,
+// "must be a positive integer" when malformed.
+func (p params) id(fe fieldErrors, field string, path ...string) int64 {
+	s, ok := p.str(path...)
+	if !ok {
+		fe.add(field, "can't be blank")
+		return 0
+	}
+	n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+	if err != nil || n < 1 {
+		fe.add(field, "must be a positive integer")
+		return 0
+	}
+	return n
+}

@@ -1,0 +1,135 @@
+package workforcetest
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"sync"
+	"time"
+)
+
+// maxRequests is how many requests the log keeps; older ones are forgotten.
+const maxRequests = 10000
+
+// redacted replaces the values of api_key and secret_key in the request log.
+const redacted = "[REDACTED]"
+
+// Request is a request the fake received, as Server.Requests reports it. The token parameter is
+// removed from Query and from JSON and form bodies, and api_key and secret_key values are
+// replaced by "[REDACTED]".
+type Request struct {
+	// Method is the HTTP method.
+	Method string
+	// Path is the URL path, e.g. "/api_v2/jobs".
+	Path string
+	// Query is the query string, without token.
+	Query url.Values
+	// Header is the request header.
+	Header http.Header
+	// Body is the request body, without token (a changed JSON body is re-encoded, with sorted keys).
+	Body []byte
+	// Time is when the request arrived, on the fake clock.
+	Time time.Time
+}
+
+// requestLog is the requests received, oldest first.
+type requestLog struct {
+	mu       sync.Mutex
+	requests []Request
+}
+
+// add appends req, forgetting the oldest beyond maxRequests.
+func (l *requestLog) add(req Request) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.requests) >= maxRequests {
+		l.requests = append(l.requests[:0], l.requests[1:]...)
+	}
+	l.requests = append(l.requests, req)
+}
+
+// Requests answers copies of the requests received, oldest first (the last 10,000 at most),
+// faulted ones included.
+func (s *Server) Requests() []Request {
+	s.log.mu.Lock()
+	defer s.log.mu.Unlock()
+	out := make([]Request, len(s.log.requests))
+	for i, req := range s.log.requests {
+		out[i] = req.clone()
+	}
+	return out
+}
+
+// ResetRequests forgets the requests received so far.
+func (s *Server) ResetRequests() {
+	s.log.mu.Lock()
+	defer s.log.mu.Unlock()
+	s.log.requests = nil
+}
+
+// clone answers a deep copy of req.
+func (req Request) clone() Request {
+	req.Query = cloneValues(req.Query)
+	req.Header = req.Header.Clone()
+	req.Body = bytes.Clone(req.Body)
+	return req
+}
+
+// cloneValues answers a deep copy of v.
+func cloneValues(v url.Values) url.Values {
+	out := make(url.Values, len(v))
+	for k, vals := range v {
+		out[k] = append([]string(nil), vals...)
+	}
+	return out
+}
+
+// record makes the log entry of r, whose body is raw, decoded as b, with secrets removed.
+func record(r *http.Request, raw []byte, b body, now time.Time) Request {
+	query, _ := scrubValues(r.URL.Query())
+	req := Request{Method: r.Method, Path: r.URL.Path, Query: query, Header: r.Header.Clone(), Body: bytes.Clone(raw), Time: now}
+	switch {
+	case b.json != nil:
+		if m, changed := scrubJSON(b.json); changed {
+			req.Body, _ = json.Marshal(m)
+		}
+	case b.form != nil:
+		if form, changed := scrubValues(b.form); changed {
+			req.Body = []byte(form.Encode())
+		}
+	}
+	return req
+}
+
+// scrubValues answers a copy of v without token and with api_key and secret_key redacted, and
+// whether anything was removed or redacted.
+func scrubValues(v url.Values) (url.Values, bool) {
+	out := cloneValues(v)
+	_, changed := out["token"]
+	delete(out, "token")
+	for _, key := range []string{"api_key", "secret_key"} {
+		for i := range out[key] {
+			out[key][i], changed = redacted, true
+		}
+	}
+	return out, changed
+}
+
+// scrubJSON answers a shallow copy of m without token and with api_key and secret_key redacted,
+// and whether anything was removed or redacted.
+func scrubJSON(m map[string]any) (map[string]any, bool) {
+	out := make(map[string]any, len(m))
+	changed := false
+	for k, v := range m {
+		switch k {
+		case "token":
+			changed = true
+			continue
+		case "api_key", "secret_key":
+			v, changed = redacted, true
+		}
+		out[k] = v
+	}
+	return out, changed
+}

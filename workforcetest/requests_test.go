@@ -1,0 +1,67 @@
+package workforcetest_test
+
+import (
+	"net/http"
+	"net/url"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/workforce-marketplace/workforce-go/workforcetest"
+)
+
+func TestRequestsRedacted(t *testing.T) {
+	t.Parallel()
+	start := time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC)
+	f := newFake(t, workforcetest.WithClock(start)) // authenticates with a JSON body twice
+	f.form(http.MethodPost, "/api_v2/authenticate", nil, url.Values{"api_key": {f.Private.APIKey}, "secret_key": {f.Private.SecretKey}})
+	f.json(http.MethodPost, "/api_v2/authenticate", url.Values{"api_key": {f.Public.APIKey}, "secret_key": {f.Public.SecretKey}}, nil)
+	f.get("/api_v2/jobs", f.private, "state", "filled")
+	f.json(http.MethodPost, "/api_v2/jobs", nil, obj{"token": f.private, "job": obj{"worker_id": 1}})
+	f.form(http.MethodPatch, jobPath(5), nil, url.Values{"token": {f.private}, "state": {"cancelled"}})
+	unchanged := `{"job": {"worker_id": 7}}`
+	f.decode(f.send(http.MethodPost, "/api_v2/jobs", with(f.private), "application/json", []byte(unchanged)))
+
+	reqs := f.Requests()
+	require.Len(t, reqs, 8)
+	for _, req := range reqs {
+		for _, secret := range []string{f.private, f.public, f.Private.APIKey, f.Private.SecretKey, f.Public.APIKey, f.Public.SecretKey} {
+			assert.NotContains(t, string(req.Body), secret)
+			assert.NotContains(t, req.Query.Encode(), secret)
+		}
+		assert.NotContains(t, req.Query, "token")
+		assert.Equal(t, start, req.Time)
+	}
+	assert.JSONEq(t, `{"api_key": "[REDACTED]", "secret_key": "[REDACTED]"}`, string(reqs[0].Body))
+	assert.Equal(t, "api_key=%5BREDACTED%5D&secret_key=%5BREDACTED%5D", string(reqs[2].Body))
+	assert.Equal(t, url.Values{"api_key": {"[REDACTED]"}, "secret_key": {"[REDACTED]"}}, reqs[3].Query)
+	assert.Equal(t, http.MethodGet, reqs[4].Method)
+	assert.Equal(t, "/api_v2/jobs", reqs[4].Path)
+	assert.Equal(t, url.Values{"state": {"filled"}}, reqs[4].Query)
+	assert.JSONEq(t, `{"job": {"worker_id": 1}}`, string(reqs[5].Body))
+	assert.Equal(t, "state=cancelled", string(reqs[6].Body))
+	assert.Equal(t, unchanged, string(reqs[7].Body), "a body without secrets is kept verbatim")
+	assert.Equal(t, "application/json", reqs[7].Header.Get("Content-Type"))
+}
+
+func TestRequestsCopiesAndReset(t *testing.T) {
+	t.Parallel()
+	f := newFake(t)
+	f.get("/api_v2/jobs", f.private, "state", "filled")
+	reqs := f.Requests()
+	last := len(reqs) - 1
+	reqs[last].Query.Set("state", "changed")
+	reqs[last].Header.Set("X-Mine", "1")
+	reqs[last].Body = append(reqs[last].Body, 'x')
+	again := f.Requests()[last]
+	assert.Equal(t, "filled", again.Query.Get("state"))
+	assert.Empty(t, again.Header.Get("X-Mine"))
+	assert.Empty(t, again.Body)
+
+	f.ResetRequests()
+	assert.Empty(t, f.Requests())
+	f.get("/api_v2/info", "")
+	assert.Len(t, f.Requests(), 1)
+}

@@ -1,0 +1,120 @@
+package workforcetest
+
+import "time"
+
+// Seed holds the ids of the records every fake starts with. Customers, Users and Job Requests
+// are only seeded (their endpoints are not served yet); the one seeded Job belongs to the
+// Public Pool. The Private Pool sees every Job, the Public Pool only PublicJobID and the Jobs of
+// PublicJobRequestID.
+type Seed struct {
+	// CustomerID is a Customer without the pending workflow (use_pending_state false).
+	CustomerID int64 `json:"customer_id"`
+	// PendingCustomerID is a Customer with the pending workflow (use_pending_state true).
+	PendingCustomerID int64 `json:"pending_customer_id"`
+	// EmployerID is a requestor (an Employer User) of CustomerID.
+	EmployerID int64 `json:"employer_id"`
+	// PendingEmployerID is a requestor of PendingCustomerID.
+	PendingEmployerID int64 `json:"pending_employer_id"`
+	// WorkerIDs are six Workers, none holding a Job on a Private Pool Job Request. WorkerIDs[0]
+	// holds PublicJobID. WorkerIDs[1] and later are W2-onboarded.
+	WorkerIDs []int64 `json:"worker_ids"`
+	// JobRequest1099ID is a posted 1099 Job Request of CustomerID (wage "18.5"), created with the
+	// Private Pool keys, without the pending workflow.
+	JobRequest1099ID int64 `json:"job_request_1099_id"`
+	// JobRequestW2ID is a posted W2 Job Request of CustomerID (w2_hourly_rate "22.75", no wage),
+	// created with the Private Pool keys.
+	JobRequestW2ID int64 `json:"job_request_w2_id"`
+	// PendingJobRequestID is a posted 1099 Job Request of PendingCustomerID with the pending
+	// workflow enabled (use_pending_state true on it and on its Customer), so Server.Apply works.
+	PendingJobRequestID int64 `json:"pending_job_request_id"`
+	// PublicJobRequestID is a posted 1099 Job Request of CustomerID created with the Public Pool keys.
+	PublicJobRequestID int64 `json:"public_job_request_id"`
+	// PublicJobID is a filled Job of WorkerIDs[0] on PublicJobRequestID.
+	PublicJobID int64 `json:"public_job_id"`
+}
+
+// workerSeed is what differs between the seeded Workers.
+type workerSeed struct {
+	first, last, gender, rating, city, zip string
+	drugTested, w2                         bool
+}
+
+// seed stores the records of Seed, with timestamps before the clock's start, and answers their ids.
+func (st *store) seed() Seed {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	now := st.now()
+	longAgo, lately := now.Add(-90*24*time.Hour), now.Add(-48*time.Hour)
+	var seed Seed
+	customers := [2]*customer{}
+	for i, c := range []customer{
+		{name: "Acme Logistics", city: "Los Angeles", state: "CA", canPostW2: true, canPost1099: true},
+		{name: "Harbor Events", city: "Long Beach", state: "CA", canPost1099: true, usePendingState: true},
+	} {
+		c.createdAt, c.updatedAt = longAgo, longAgo
+		customers[i] = st.addCustomer(c)
+	}
+	seed.CustomerID, seed.PendingCustomerID = customers[0].id, customers[1].id
+	employers := [2]*user{}
+	for i, e := range []user{
+		{firstName: "Erin", lastName: "Walsh", email: "erin.walsh@acme.example", title: "Operations Manager"},
+		{firstName: "Marcus", lastName: "Lee", email: "marcus.lee@harbor.example", title: "Event Lead"},
+	} {
+		e.kind, e.role, e.customerID = kindEmployer, "admin", customers[i].id
+		e.phone, e.city, e.addressState = "+13105550100", customers[i].city, "CA"
+		e.agreedToTermsAt, e.createdAt, e.updatedAt = longAgo, longAgo, longAgo
+		employers[i] = st.addUser(e)
+	}
+	seed.EmployerID, seed.PendingEmployerID = employers[0].id, employers[1].id
+	for i, w := range []workerSeed{
+		{"Ana", "Garcia", "female", "4.5", "Los Angeles", "90012", true, false},
+		{"Ben", "Okafor", "male", "4.8", "Los Angeles", "90013", false, true},
+		{"Chloe", "Nguyen", "female", "5.0", "Pasadena", "91101", true, true},
+		{"Dev", "Patel", "male", "3.9", "Glendale", "91203", false, true},
+		{"Eli", "Schmidt", "", "", "Burbank", "91502", false, true},
+		{"Fay", "Morgan", "female", "4.2", "Long Beach", "90802", true, true},
+	} {
+		u := user{
+			kind: kindWorker, firstName: w.first, lastName: w.last, gender: w.gender, rating: w.rating,
+			email: "worker" + itoa(int64(i+1)) + "@example.com", phone: "+1213555010" + itoa(int64(i)),
+			address: itoa(int64(100+i)) + " Main St", city: w.city, addressState: "CA", zip: w.zip,
+			agreedToTermsAt: longAgo, phoneVerifiedAt: longAgo, onboardingLastState: "completed",
+			drugTested: w.drugTested, externalID: "EXT-" + itoa(int64(i+1)), createdAt: longAgo, updatedAt: lately,
+		}
+		if w.w2 {
+			u.w2EmployeeID, u.w2OnboardingStatus = "W2-"+itoa(int64(4000+i)), "completed"
+		}
+		if w.gender != "" {
+			u.avatarURL = "https://avatars.example.com/" + itoa(int64(i+1)) + ".png"
+		}
+		seed.WorkerIDs = append(seed.WorkerIDs, st.addUser(u).id)
+	}
+	for _, jr := range []struct {
+		dst *int64
+		jobRequest
+	}{
+		{&seed.JobRequest1099ID, jobRequest{name: "Warehouse Loader", wage: "18.5", classification: class1099}},
+		{&seed.JobRequestW2ID, jobRequest{name: "Banquet Server (W2)", w2HourlyRate: "22.75", classification: classW2}},
+		{&seed.PendingJobRequestID, jobRequest{name: "Stage Crew", wage: "20.0", classification: class1099,
+			customerID: customers[1].id, employerID: employers[1].id, usePendingState: true}},
+		{&seed.PublicJobRequestID, jobRequest{name: "Event Setup", wage: "17.25", classification: class1099, createdBy: poolPublic}},
+	} {
+		r := jr.jobRequest
+		if r.customerID == 0 {
+			r.customerID, r.employerID = customers[0].id, employers[0].id
+		}
+		if r.createdBy == 0 {
+			r.createdBy = poolPrivate
+		}
+		r.state, r.category, r.slots, r.duration = "posted", "General Labor", 5, 480
+		r.address, r.city, r.zip = "800 W Olympic Blvd", "Los Angeles", "90015"
+		r.latitude, r.longitude = "34.042019", "-118.267109"
+		r.startTime = now.Add(72 * time.Hour).Truncate(time.Hour)
+		r.createdAt, r.updatedAt = lately, lately
+		*jr.dst = st.addJobRequest(r).id
+	}
+	if j, err := st.createJob(seed.PublicJobRequestID, seed.WorkerIDs[0], stateFilled, "Bring gloves", newJobAlways); err == nil {
+		seed.PublicJobID = j.id
+	}
+	return seed
+}
