@@ -51,9 +51,6 @@ const (
 // cannot work with.
 var ErrConfig = errors.New("workforce: invalid configuration")
 
-// maxErrorBody is how much of an error response's body an APIError keeps.
-const maxErrorBody = 4 << 10
-
 // A Client talks to the Workforce API. Make one with New.
 type Client struct {
 	base      *url.URL // the API root, ending in "/api_v2/"
@@ -210,9 +207,9 @@ func keyMode(apiKey, secretKey, token string) (string, error) {
 	pkMode, _, _ := strings.Cut(pk, "_")
 	skMode, _, _ := strings.Cut(sk, "_")
 	switch {
-	case !ok1 || (pkMode != "test" && pkMode != "live") || len(pk) == len(pkMode)+1:
+	case !ok1 || (pkMode != "test" && pkMode != "live") || len(pk) <= len(pkMode)+1:
 		return "", fmt.Errorf("%w: the API key does not start with pk_test_ or pk_live_", ErrConfig)
-	case !ok2 || (skMode != "test" && skMode != "live") || len(sk) == len(skMode)+1:
+	case !ok2 || (skMode != "test" && skMode != "live") || len(sk) <= len(skMode)+1:
 		return "", fmt.Errorf("%w: the secret key does not start with sk_test_ or sk_live_", ErrConfig)
 	case pkMode != skMode:
 		return "", fmt.Errorf("%w: the API key is a %s key but the secret key a %s key", ErrConfig, pkMode, skMode)
@@ -301,9 +298,7 @@ func (c *Client) do(ctx context.Context, r request, out any) (*Response, error) 
 		}
 		body = b
 	}
-	if r.create {
-		ctx = retry.MarkCreate(ctx)
-	}
+	ctx = retry.MarkCreate(ctx, r.create) // also unmarks a token fetch run for a create
 	if r.public {
 		ctx = auth.WithoutToken(ctx)
 	}
@@ -320,6 +315,9 @@ func (c *Client) do(ctx context.Context, r request, out any) (*Response, error) 
 	start := time.Now()
 	hr, err := c.http.Do(req)
 	if err != nil {
+		if hr != nil { // an answer that came as the context ended
+			hr.Body.Close()
+		}
 		return nil, c.failed(ctx, r, u.Path, start, transportError(ctx, r.method, u.Path, err))
 	}
 	defer hr.Body.Close()

@@ -35,6 +35,13 @@ var (
 // before anything was sent.
 var ErrInvalidArgument = errors.New("workforce: invalid argument")
 
+// How much of an error response's body an APIError keeps, and of the
+// message it reads from the body.
+const (
+	maxErrorBody = 4 << 10
+	maxMessage   = 1 << 10
+)
+
 // An APIError is an answer of the API with a status other than 2xx.
 type APIError struct {
 	// StatusCode is the HTTP status, such as 404.
@@ -148,14 +155,17 @@ func (c *Client) apiError(hr *http.Response, method, path string) *APIError {
 	if wait, ok := c.policy.RetryAfter(hr); ok {
 		e.RetryAfter = wait
 	}
-	body, _ := io.ReadAll(io.LimitReader(hr.Body, maxErrorBody))
-	e.Body = []byte(c.redactor.String(string(body)))
+	// Read more than is kept, so that a secret is redacted whole before the
+	// body is cut and a long JSON body still yields its message.
+	raw, _ := io.ReadAll(io.LimitReader(hr.Body, 16*maxErrorBody))
+	body := []byte(c.redactor.String(string(raw)))
+	e.Body = body[:min(len(body), maxErrorBody)]
 	var doc struct {
 		Error   json.RawMessage `json:"error"`
 		Message json.RawMessage `json:"message"`
 		Errors  json.RawMessage `json:"errors"`
 	}
-	if json.Unmarshal(e.Body, &doc) != nil {
+	if json.Unmarshal(body, &doc) != nil {
 		e.Message = strings.TrimSpace(string(e.Body))
 		if len(e.Message) > 200 || strings.HasPrefix(e.Message, "<") {
 			e.Message = "" // an HTML page or a long text says nothing the status does not
@@ -174,6 +184,9 @@ func (c *Client) apiError(hr *http.Response, method, path string) *APIError {
 	}
 	if e.Message == "" && len(e.Errors) > 0 {
 		e.Message = strings.Join(e.Errors, "; ")
+	}
+	if len(e.Message) > maxMessage {
+		e.Message = strings.ToValidUTF8(e.Message[:maxMessage], "") + "…"
 	}
 	return e
 }

@@ -18,7 +18,8 @@ type Decimal struct {
 	text string // the number as written, without quotes; "" when absent
 }
 
-// NewDecimal returns the Decimal for f.
+// NewDecimal returns the Decimal for f. NaN and the infinities have no
+// decimal form: sending one is an error.
 func NewDecimal(f float64) Decimal {
 	return Decimal{text: strconv.FormatFloat(f, 'f', -1, 64)}
 }
@@ -49,7 +50,18 @@ func (d Decimal) MarshalJSON() ([]byte, error) {
 	if d.text == "" {
 		return []byte("null"), nil
 	}
+	if err := d.check(); err != nil {
+		return nil, err
+	}
 	return []byte(d.text), nil
+}
+
+// check refuses the forms NewDecimal gives NaN and the infinities.
+func (d Decimal) check() error {
+	if !json.Valid([]byte(d.text)) {
+		return fmt.Errorf("workforce: %s is not a decimal number", d.text)
+	}
+	return nil
 }
 
 // UnmarshalJSON reads a JSON number, a string holding one, or null or "" for
@@ -78,9 +90,13 @@ func (d *Decimal) UnmarshalJSON(b []byte) error {
 
 // EncodeValues writes d as a query parameter, leaving an absent d out.
 func (d Decimal) EncodeValues(key string, v *url.Values) error {
-	if d.Valid() {
-		v.Set(key, d.text)
+	if !d.Valid() {
+		return nil
 	}
+	if err := d.check(); err != nil {
+		return err
+	}
+	v.Set(key, d.text)
 	return nil
 }
 

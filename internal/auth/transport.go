@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"strings"
 )
 
 type skipKey struct{}
@@ -42,7 +43,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		closeBody(req)
 		return nil, fetchError(req.Context(), err)
 	}
-	resp, err := t.Base.RoundTrip(withToken(req, tok, req.Body))
+	resp, err := t.send(req, tok, req.Body)
 	if err != nil || resp.StatusCode != http.StatusUnauthorized || !t.Source.CanRenew() {
 		return resp, err
 	}
@@ -63,8 +64,36 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		body.Close()
 		return nil, fetchError(req.Context(), err)
 	}
-	return t.Base.RoundTrip(withToken(req, tok, body))
+	return t.send(req, tok, body)
 }
+
+// send sends req with tok and body through the base transport, and hides
+// the token from what it answers: the response points back at the caller's
+// request, not at the copy that carries the token in its URL, and an error
+// that quotes that URL has the token masked.
+func (t *Transport) send(req *http.Request, tok string, body io.ReadCloser) (*http.Response, error) {
+	resp, err := t.Base.RoundTrip(withToken(req, tok, body))
+	if resp != nil {
+		resp.Request = req
+	}
+	if err != nil {
+		err = &maskedError{err: err, secret: tok}
+	}
+	return resp, err
+}
+
+// maskedError is err with secret masked in its message.
+type maskedError struct {
+	err    error
+	secret string
+}
+
+func (e *maskedError) Error() string {
+	return strings.ReplaceAll(e.err.Error(), e.secret, "[REDACTED]")
+}
+
+// Unwrap returns the original error.
+func (e *maskedError) Unwrap() error { return e.err }
 
 // withToken returns a copy of req that carries tok in its query and sends
 // body. The original request, and its URL, are left as they were.

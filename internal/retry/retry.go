@@ -25,9 +25,10 @@ import (
 type createKey struct{}
 
 // MarkCreate marks a request context as one whose repetition could create a
-// second record.
-func MarkCreate(ctx context.Context) context.Context {
-	return context.WithValue(ctx, createKey{}, true)
+// second record, or, with create false, as one whose repetition could not:
+// a request made on behalf of a create, such as its token fetch, is not one.
+func MarkCreate(ctx context.Context, create bool) context.Context {
+	return context.WithValue(ctx, createKey{}, create)
 }
 
 func isCreate(ctx context.Context) bool {
@@ -98,11 +99,14 @@ func (p *Policy) RetryAfter(resp *http.Response) (time.Duration, bool) {
 }
 
 // ParseRetryAfter reads a Retry-After value: whole seconds, each lasting
-// second, or an HTTP date compared with now. A date in the past is zero.
+// second (time.Second when not positive), or an HTTP date compared with now. A date in the past is zero.
 func ParseRetryAfter(v string, second time.Duration, now time.Time) (time.Duration, bool) {
 	v = strings.TrimSpace(v)
 	if v == "" {
 		return 0, false
+	}
+	if second <= 0 {
+		second = time.Second
 	}
 	if n, err := strconv.ParseInt(v, 10, 64); err == nil {
 		if n < 0 {

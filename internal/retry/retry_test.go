@@ -1,0 +1,156 @@
+package retry
+
+import (
+	"context"
+	"crypto/x509"
+	"errors"
+	"io"
+	"math"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/workforce-marketplace/workforce-go/internal/auth"
+)
+
+var now = time.Date(2026, 5, 4, 12, 0, 0, 0, time.UTC)
+
+func TestParseRetryAfter(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		in     string
+		second time.Duration
+		want   time.Duration
+		ok     bool
+	}{
+		{"", time.Second, 0, false},
+		{"   ", time.Second, 0, false},
+		{"0", time.Second, 0, true},
+		{"5", time.Second, 5 * time.Second, true},
+		{" 7 ", time.Second, 7 * time.Second, true},
+		{"5", time.Millisecond, 5 * time.Millisecond, true},
+		{"-1", time.Second, 0, false},
+		{"1.5", time.Second, 0, false},
+		{"soon", time.Second, 0, false},
+		{"9223372036854775807", time.Second, math.MaxInt64, true}, // saturates, no overflow
+		{"9223372036", time.Second, 9223372036 * time.Second, true},
+		{"9223372037", time.Second, math.MaxInt64, true},
+		{now.Add(90 * time.Second).Format(http.TimeFormat), time.Second, 90 * time.Second, true},
+		{now.Add(90 * time.Second).Format(http.TimeFormat), time.Millisecond, 90 * time.Second, true}, // a date is absolute
+		{now.Add(-time.Hour).Format(http.TimeFormat), time.Second, 0, true},                           // past: no wait
+		{now.Add(time.Minute).Format(time.RFC850), time.Second, time.Minute, true},
+		{now.Add(time.Minute).Format(time.ANSIC), time.Second, time.Minute, true},
+		{now.Add(time.Minute).Format(time.RFC3339), time.Second, 0, false}, // not an HTTP date
+	}
+	for _, tt := range tests {
+		t.Run(tt.in+"/"+tt.second.String(), func(t *testing.T) {
+			t.Parallel()
+			got, ok := ParseRetryAfter(tt.in, tt.second, now)
+			assert.Equal(t, tt.ok, ok)
+			assert.Equal(t, tt.want, got)
+		})
+	}
+}
+
+func newPolicy() *Policy {
+	return &Policy{Min: time.Millisecond, Max: 8 * time.Millisecond, Cap: time.Minute, Second: time.Second,
+		Now: func() time.Time { return now }}
+}
+
+func answer(status int, retryAfter string) *http.Response {
+	h := http.Header{}
+	if retryAfter != "" {
+		h.Set("Retry-After", retryAfter)
+	}
+	return &http.Response{StatusCode: status, Header: h, Body: http.NoBody}
+}
+
+func TestCheckStatus(t *testing.T) {
+	t.Parallel()
+	retried := map[int]bool{429: true, 502: true, 503: true, 504: true}
+	for _, status := range []int{200, 201, 301, 400, 401, 403, 404, 409, 422, 429, 500, 501, 502, 503, 504, 505} {
+		t.Run(strconv.Itoa(status), func(t *testing.T) {
+			t.Parallel()
+			p := newPolicy()
+			got, err := p.Check(context.Background(), answer(status, ""), nil)
+			require.NoError(t, err)
+			assert.Equal(t, retried[status], got, "read")
+
+			got, err = p.Check(MarkCreate(context.Background(), true), answer(status, ""), nil)
+			require.NoError(t, err)
+			assert.Equal(t, status == 429, got, "create")
+
+			got, _ = p.Check(MarkCreate(context.Background(), false), answer(status, ""), nil)
+			assert.Equal(t, retried[status], got, "unmarked")
+		})
+	}
+}
+
+func TestCheckRetryAfterCap(t *testing.T) {
+	t.Parallel()
+	p := newPolicy()
+	ok, _ := p.Check(context.Background(), answer(429, "60"), nil)
+	assert.True(t, ok, "at the cap")
+	ok, _ = p.Check(context.Background(), answer(429, "61"), nil)
+	assert.False(t, ok, "above the cap")
+	ok, _ = p.Check(context.Background(), answer(503, now.Add(2*time.Minute).Format(http.TimeFormat)), nil)
+	assert.False(t, ok, "a date above the cap")
+}
+
+func TestCheckStopsOnEndedContext(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	ok, err := newPolicy().Check(ctx, answer(503, ""), nil)
+	assert.False(t, ok)
+	assert.ErrorIs(t, err, context.Canceled)
+}
+
+func TestCheckTransportErrors(t *testing.T) {
+	t.Parallel()
+	urlErr := func(err error) error { return &url.Error{Op: "Post", URL: "https://api.example.com/x", Err: err} }
+	dial := urlErr(&net.OpError{Op: "dial", Net: "tcp", Err: syscall.ECONNREFUSED})
+	tests := []struct {
+		name         string
+		err          error
+		read, create bool
+	}{
+		{"connection refused", dial, true, true},
+		{"reset after sending", urlErr(&net.OpError{Op: "read", Net: "tcp", Err: syscall.ECONNRESET}), true, false},
+		{"EOF", urlErr(io.EOF), true, false},
+		{"unexpected EOF", urlErr(io.ErrUnexpectedEOF), true, false},
+		{"failed authentication", urlErr(&auth.FetchError{Err: errors.New("401")}), false, false},
+		{"unknown authority", urlErr(x509.UnknownAuthorityError{}), false, false},
+		{"wrong host name", urlErr(x509.HostnameError{Certificate: &x509.Certificate{}, Host: "x"}), false, false},
+		{"redirect loop", urlErr(errors.New("stopped after 10 redirects")), false, false},
+		{"bad scheme", urlErr(errors.New("unsupported protocol scheme \"ftp\"")), false, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			p := newPolicy()
+			got, _ := p.Check(context.Background(), nil, tt.err)
+			assert.Equal(t, tt.read, got, "read")
+			got, _ = p.Check(MarkCreate(context.Background(), true), nil, tt.err)
+			assert.Equal(t, tt.create, got, "create")
+		})
+	}
+}
+
+func TestBackoff(t *testing.T) {
+	t.Parallel()
+	p := newPolicy()
+	assert.Equal(t, time.Millisecond, p.Backoff(p.Min, p.Max, 0, nil))
+	assert.Equal(t, 2*time.Millisecond, p.Backoff(p.Min, p.Max, 1, answer(503, "")))
+	assert.Equal(t, 8*time.Millisecond, p.Backoff(p.Min, p.Max, 10, nil), "capped at Max")
+	assert.Equal(t, 8*time.Millisecond, p.Backoff(p.Min, p.Max, 5000, nil), "no overflow")
+	assert.Equal(t, 3*time.Second, p.Backoff(p.Min, p.Max, 0, answer(429, "3")), "Retry-After wins")
+	assert.Equal(t, time.Millisecond, p.Backoff(p.Min, p.Max, 0, answer(502, "3")), "only 429 and 503 carry Retry-After")
+}
