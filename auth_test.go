@@ -146,6 +146,22 @@ func TestTokenIsRenewedOnceOn401(t *testing.T) {
 	assert.EqualValues(t, 2, is.calls.Load())
 }
 
+func TestGivenTokenIsUsedThenRenewedFromTheKeys(t *testing.T) {
+	t.Parallel()
+	c, m := newMock(t, workforce.WithToken("tok-given"))
+	is := newIssuer(m, time.Now())
+	var tk tokens
+	rejectGiven := atomic.Bool{}
+	tk.register(m, func(tok string) bool { return rejectGiven.Load() && tok == "tok-given" })
+
+	getJob(t, c)
+	assert.Zero(t, is.calls.Load(), "the given token is used as it is")
+	rejectGiven.Store(true)
+	getJob(t, c)
+	assert.EqualValues(t, 1, is.calls.Load(), "once rejected, it is renewed from the keys")
+	assert.Equal(t, []string{"tok-given", "tok-given", "tok-1"}, tk.list())
+}
+
 func TestSecond401InARowIsReturned(t *testing.T) {
 	t.Parallel()
 	c, m := newMock(t)

@@ -116,8 +116,9 @@ func WithRetry(max int, minWait, maxWait time.Duration) Option {
 func WithUserAgent(ua string) Option { return func(s *settings) { s.userAgent = ua } }
 
 // WithToken makes the client use token instead of fetching one, for callers
-// that hold a token but no keys. Pass empty keys to New with it. A static
-// token is not renewed.
+// that hold a token but no keys: pass empty keys to New with it, and the
+// token is used as it is, never renewed. With keys too, the token is used
+// until the API rejects it, then renewed from the keys.
 func WithToken(token string) Option { return func(s *settings) { s.token = token } }
 
 // New returns a client for the API keys apiKey (pk_test_… or pk_live_…) and
@@ -151,10 +152,14 @@ func New(apiKey, secretKey string, opts ...Option) (*Client, error) {
 	if ua := strings.TrimSpace(s.userAgent); ua != "" {
 		c.userAgent += " " + ua
 	}
-	if s.token != "" {
+	switch {
+	case mode == "":
 		c.tokens = auth.NewStaticSource(s.token)
-	} else {
+	default:
 		c.tokens = auth.NewSource(c.fetchToken)
+		if s.token != "" { // used until the API rejects it, then renewed from the keys
+			c.tokens.Set(auth.Token{Value: s.token})
+		}
 	}
 	c.redactor = &redact.Redactor{Secrets: func() []string {
 		return []string{c.keys[0], c.keys[1], s.token, c.tokens.Current()}
@@ -174,17 +179,16 @@ func New(apiKey, secretKey string, opts ...Option) (*Client, error) {
 	}
 	hc.Transport = &auth.Transport{Base: next, Source: c.tokens, Scheme: base.Scheme, Host: base.Host}
 
-	c.policy = &retry.Policy{Min: s.minWait, Max: s.maxWait, Cap: s.maxWait, Second: time.Second, Now: time.Now}
+	c.policy = &retry.Policy{Cap: s.maxWait, Second: time.Second, Now: time.Now}
 	c.http = &retryablehttp.Client{
-		HTTPClient:      hc,
-		RetryMax:        s.retries,
-		RetryWaitMin:    s.minWait,
-		RetryWaitMax:    s.maxWait,
-		CheckRetry:      c.policy.Check,
-		Backoff:         c.policy.Backoff,
-		ErrorHandler:    retryablehttp.PassthroughErrorHandler,
-		RequestLogHook:  c.logAttempt,
-		ResponseLogHook: nil,
+		HTTPClient:     hc,
+		RetryMax:       s.retries,
+		RetryWaitMin:   s.minWait,
+		RetryWaitMax:   s.maxWait,
+		CheckRetry:     c.policy.Check,
+		Backoff:        c.policy.Backoff,
+		ErrorHandler:   retryablehttp.PassthroughErrorHandler,
+		RequestLogHook: c.logAttempt,
 	}
 
 	c.Authentication = &AuthenticationService{client: c}
@@ -220,7 +224,7 @@ func keyMode(apiKey, secretKey, token string) (string, error) {
 // baseURL resolves and checks the base URL, and answers the API root.
 func baseURL(option, mode string) (*url.URL, error) {
 	raw := option
-	if raw == "" && mode != "live" {
+	if raw == "" && mode == "test" {
 		raw = os.Getenv(EnvTestBaseURL)
 	}
 	if raw == "" {

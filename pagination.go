@@ -39,7 +39,9 @@ type Response struct {
 
 	// NextPage is the number of the page after the one a list answered, or 0
 	// when that page was the last: it held fewer records than the page size,
-	// or none.
+	// or none. When the list left Per at 0 the page size is the server's,
+	// which the client cannot know, so only an empty page is known to be the
+	// last.
 	NextPage int
 }
 
@@ -67,17 +69,12 @@ type lister[T any] func(ctx context.Context, page ListOptions) ([]T, *Response, 
 func all[T any](ctx context.Context, start ListOptions, list lister[T]) iter.Seq2[T, error] {
 	return func(yield func(T, error) bool) {
 		page := ListOptions{Page: max(start.Page, 1), Per: MaxPerPage}
-		if err := (&ListOptions{Page: start.Page}).check(); err != nil {
-			var zero T
-			yield(zero, err)
-			return
-		}
-		for {
-			items, resp, err := list(ctx, page)
-			if err != nil {
-				var zero T
-				yield(zero, err)
-				return
+		err := (&ListOptions{Page: start.Page}).check()
+		for err == nil {
+			var items []T
+			var resp *Response
+			if items, resp, err = list(ctx, page); err != nil {
+				break
 			}
 			for _, item := range items {
 				if !yield(item, nil) {
@@ -89,5 +86,7 @@ func all[T any](ctx context.Context, start ListOptions, list lister[T]) iter.Seq
 			}
 			page.Page = resp.NextPage
 		}
+		var zero T
+		yield(zero, err)
 	}
 }

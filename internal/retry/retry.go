@@ -36,10 +36,9 @@ func isCreate(ctx context.Context) bool {
 	return v
 }
 
-// Policy holds the waits between attempts.
+// Policy holds what the retry hooks need besides the bounds of the
+// exponential backoff, which retryablehttp passes them.
 type Policy struct {
-	// Min and Max bound the exponential backoff between attempts.
-	Min, Max time.Duration
 	// Cap is the longest Retry-After the policy waits for; a longer one
 	// ends the retries and the caller gets the response that asked for it.
 	Cap time.Duration

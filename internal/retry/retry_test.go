@@ -59,9 +59,11 @@ func TestParseRetryAfter(t *testing.T) {
 	}
 }
 
+// The bounds of the exponential backoff the tests pass to Backoff.
+const minWait, maxWait = time.Millisecond, 8 * time.Millisecond
+
 func newPolicy() *Policy {
-	return &Policy{Min: time.Millisecond, Max: 8 * time.Millisecond, Cap: time.Minute, Second: time.Second,
-		Now: func() time.Time { return now }}
+	return &Policy{Cap: time.Minute, Second: time.Second, Now: func() time.Time { return now }}
 }
 
 func answer(status int, retryAfter string) *http.Response {
@@ -147,10 +149,10 @@ func TestCheckTransportErrors(t *testing.T) {
 func TestBackoff(t *testing.T) {
 	t.Parallel()
 	p := newPolicy()
-	assert.Equal(t, time.Millisecond, p.Backoff(p.Min, p.Max, 0, nil))
-	assert.Equal(t, 2*time.Millisecond, p.Backoff(p.Min, p.Max, 1, answer(503, "")))
-	assert.Equal(t, 8*time.Millisecond, p.Backoff(p.Min, p.Max, 10, nil), "capped at Max")
-	assert.Equal(t, 8*time.Millisecond, p.Backoff(p.Min, p.Max, 5000, nil), "no overflow")
-	assert.Equal(t, 3*time.Second, p.Backoff(p.Min, p.Max, 0, answer(429, "3")), "Retry-After wins")
-	assert.Equal(t, time.Millisecond, p.Backoff(p.Min, p.Max, 0, answer(502, "3")), "only 429 and 503 carry Retry-After")
+	assert.Equal(t, time.Millisecond, p.Backoff(minWait, maxWait, 0, nil))
+	assert.Equal(t, 2*time.Millisecond, p.Backoff(minWait, maxWait, 1, answer(503, "")))
+	assert.Equal(t, 8*time.Millisecond, p.Backoff(minWait, maxWait, 10, nil), "capped at Max")
+	assert.Equal(t, 8*time.Millisecond, p.Backoff(minWait, maxWait, 5000, nil), "no overflow")
+	assert.Equal(t, 3*time.Second, p.Backoff(minWait, maxWait, 0, answer(429, "3")), "Retry-After wins")
+	assert.Equal(t, time.Millisecond, p.Backoff(minWait, maxWait, 0, answer(502, "3")), "only 429 and 503 carry Retry-After")
 }
