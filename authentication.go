@@ -51,8 +51,7 @@ func (s *AuthenticationService) Authenticate(ctx context.Context) (*Token, *Resp
 }
 
 func (s *AuthenticationService) authenticate(ctx context.Context) (*Token, *Response, error) {
-	body := credentials{APIKey: s.client.keys[0], SecretKey: s.client.keys[1]}
-	tok, resp, err := call[*Token](ctx, s.client, request{method: http.MethodPost, path: "authenticate", body: body, public: true})
+	tok, resp, err := call[*Token](ctx, s.client, request{method: http.MethodPost, path: "authenticate", body: s.client.keys(), public: true})
 	if err == nil && (tok == nil || tok.Token == "") {
 		err = &DecodeError{Method: http.MethodPost, Path: resp.Request.URL.Path, Err: fmt.Errorf("the answer holds no token")}
 	}

@@ -51,16 +51,23 @@ const (
 // cannot work with.
 var ErrConfig = errors.New("workforce: invalid configuration")
 
+// maxBody is the largest answer the client reads: a page of 50 Jobs is
+// about 100 KiB, so anything near this is not an answer of the API.
+const maxBody = 64 << 20
+
 // A Client talks to the Workforce API. Make one with New.
 type Client struct {
-	base      *url.URL // the API root, ending in "/api_v2/"
-	http      *retryablehttp.Client
-	tokens    *auth.Source
-	keys      [2]string // api key, secret key; never printed
+	base   *url.URL // the API root, ending in "/api_v2/"
+	http   *retryablehttp.Client
+	tokens *auth.Source
+	// keys returns the key pair. It is a function so that no printing of
+	// the Client, even by a path that skips Format, can reach the keys.
+	keys      func() credentials
 	userAgent string
 	logger    *slog.Logger // nil: no logging
 	redactor  *redact.Redactor
 	policy    *retry.Policy
+	maxBody   int64 // the largest answer read: maxBody, lowered by tests
 
 	// Authentication obtains tokens from the API keys.
 	Authentication *AuthenticationService
@@ -96,7 +103,8 @@ type settings struct {
 func WithBaseURL(u string) Option { return func(s *settings) { s.baseURL = u } }
 
 // WithHTTPClient sets the HTTP client requests are sent with. The client is
-// copied, never changed; its Transport is used under the SDK's own.
+// copied, never changed. Its Transport, if any, is used under the SDK's own,
+// innermost: it sees the token in the query string, so it must not log URLs.
 func WithHTTPClient(hc *http.Client) Option { return func(s *settings) { s.httpClient = hc } }
 
 // WithLogger makes the client log each call (method, path, status,
@@ -147,7 +155,8 @@ func New(apiKey, secretKey string, opts ...Option) (*Client, error) {
 		return nil, fmt.Errorf("%w: retries must be ≥ 0 and 0 ≤ minWait ≤ maxWait", ErrConfig)
 	}
 
-	c := &Client{base: base, keys: [2]string{apiKey, secretKey}, logger: s.logger}
+	creds := credentials{APIKey: apiKey, SecretKey: secretKey}
+	c := &Client{base: base, keys: func() credentials { return creds }, logger: s.logger, maxBody: maxBody}
 	c.userAgent = "workforce-go/" + Version
 	if ua := strings.TrimSpace(s.userAgent); ua != "" {
 		c.userAgent += " " + ua
@@ -162,7 +171,7 @@ func New(apiKey, secretKey string, opts ...Option) (*Client, error) {
 		}
 	}
 	c.redactor = &redact.Redactor{Secrets: func() []string {
-		return []string{c.keys[0], c.keys[1], s.token, c.tokens.Current()}
+		return []string{apiKey, secretKey, s.token, c.tokens.Current()}
 	}}
 	if c.logger != nil {
 		c.logger = slog.New(c.redactor.Handler(c.logger.Handler()))
@@ -290,7 +299,7 @@ func (c *Client) do(ctx context.Context, r request, out any) (*Response, error) 
 	if r.query != nil {
 		q, err := query.Values(r.query)
 		if err != nil {
-			return nil, fmt.Errorf("workforce: encoding query: %w", err)
+			return nil, encodingError("query", err)
 		}
 		u.RawQuery = q.Encode()
 	}
@@ -298,7 +307,7 @@ func (c *Client) do(ctx context.Context, r request, out any) (*Response, error) 
 	if r.body != nil {
 		b, err := json.Marshal(r.body)
 		if err != nil {
-			return nil, fmt.Errorf("workforce: encoding body: %w", err)
+			return nil, encodingError("body", err)
 		}
 		body = b
 	}
@@ -329,9 +338,13 @@ func (c *Client) do(ctx context.Context, r request, out any) (*Response, error) 
 	if hr.StatusCode < 200 || hr.StatusCode > 299 {
 		return resp, c.failed(ctx, r, u.Path, start, c.apiError(hr, r.method, u.Path))
 	}
-	data, err := io.ReadAll(hr.Body)
+	data, err := io.ReadAll(io.LimitReader(hr.Body, c.maxBody+1))
 	if err != nil {
 		return resp, c.failed(ctx, r, u.Path, start, transportError(ctx, r.method, u.Path, err))
+	}
+	if int64(len(data)) > c.maxBody {
+		err := fmt.Errorf("the answer is larger than %d bytes", c.maxBody)
+		return resp, c.failed(ctx, r, u.Path, start, &DecodeError{Method: r.method, Path: u.Path, Err: err})
 	}
 	if err := decodeEnvelope(data, r.key, out); err != nil {
 		return resp, c.failed(ctx, r, u.Path, start, &DecodeError{Method: r.method, Path: u.Path, Err: err})
@@ -343,6 +356,16 @@ func (c *Client) do(ctx context.Context, r request, out any) (*Response, error) 
 			slog.String("request_id", resp.RequestID))
 	}
 	return resp, nil
+}
+
+// encodingError returns the *ArgumentError behind a failure to encode the
+// request's query or body, or else err described.
+func encodingError(part string, err error) error {
+	var argErr *ArgumentError
+	if errors.As(err, &argErr) {
+		return argErr
+	}
+	return fmt.Errorf("workforce: encoding the request %s: %w", part, err)
 }
 
 // failed logs a failed call and returns its error.

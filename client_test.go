@@ -230,10 +230,11 @@ func TestClientPrintsNoSecret(t *testing.T) {
 	require.NoError(t, err)
 	require.EqualValues(t, 1, m.auths.Load())
 
-	printed := []string{
-		fmt.Sprintf("%v %+v %#v %s", c, c, c, c),
-		fmt.Sprintf("%v %+v %#v", *c, *c, *c),
-		fmt.Sprintf("%v %+v %#v", c.Jobs, *c.Authentication, c.Info),
+	var printed []string
+	for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%q", "%x", "%d"} {
+		for _, v := range []any{c, *c, c.Jobs, *c.Jobs, c.Authentication, *c.Authentication, c.Info, *c.Info} {
+			printed = append(printed, fmt.Sprintf(verb, v))
+		}
 	}
 	for _, s := range printed {
 		for _, secret := range []string{testAPIKey, testSecretKey, testToken} {

@@ -3,6 +3,8 @@ package workforce
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"reflect"
 
 	"github.com/workforce-marketplace/workforce-go/internal/jsonscan"
@@ -17,7 +19,9 @@ var documentType = reflect.TypeFor[document]()
 // decodeEnvelope decodes data into out, a pointer. When key is set and data
 // is an object holding key, the value under key is decoded; otherwise the
 // whole document is, so that unwrapped answers decode too. Resources
-// decoded, alone or in a list, get their own JSON in Raw.
+// decoded, alone or in a list, get their own JSON in Raw; a null where a
+// resource is due is an error, so that no caller is handed a nil resource
+// without one.
 func decodeEnvelope(data []byte, key string, out any) error {
 	if key != "" {
 		if v, ok := jsonscan.Member(data, key); ok {
@@ -27,26 +31,29 @@ func decodeEnvelope(data []byte, key string, out any) error {
 	if err := json.Unmarshal(data, out); err != nil {
 		return err
 	}
-	keepDocuments(reflect.ValueOf(out).Elem(), bytes.TrimSpace(data))
-	return nil
+	return keepDocuments(reflect.ValueOf(out).Elem(), bytes.TrimSpace(data))
 }
 
 // keepDocuments hands each resource in v its part of data. The parts alias
 // data, the body the client read and owns, with their capacity capped so
 // that appending to one cannot overwrite another.
-func keepDocuments(v reflect.Value, data []byte) {
+func keepDocuments(v reflect.Value, data []byte) error {
 	switch {
 	case v.Type().Implements(documentType):
-		if v.Kind() != reflect.Pointer || !v.IsNil() {
-			v.Interface().(document).setRaw(data[:len(data):len(data)])
+		if v.Kind() == reflect.Pointer && v.IsNil() {
+			return errors.New("null where a resource is due")
 		}
+		v.Interface().(document).setRaw(data[:len(data):len(data)])
 	case v.Kind() == reflect.Slice && v.Type().Elem().Implements(documentType):
 		parts := jsonscan.Elements(data)
 		if len(parts) != v.Len() {
-			return
+			return nil // null, or a shape the scan does not follow: nothing to hand out
 		}
 		for i, part := range parts {
-			keepDocuments(v.Index(i), part)
+			if err := keepDocuments(v.Index(i), part); err != nil {
+				return fmt.Errorf("element %d: %w", i, err)
+			}
 		}
 	}
+	return nil
 }

@@ -14,14 +14,13 @@ import (
 func TestDecodeEnvelopeKeepsEachDocument(t *testing.T) {
 	t.Parallel()
 	var jobs []*Job
-	body := []byte(`{"jobs": [{"id": 2, "x": "}"}, null, {"id": 1}], "meta": 1}`)
+	body := []byte(`{"jobs": [{"id": 2, "x": "}"}, {"id": 1}], "meta": 1}`)
 	require.NoError(t, decodeEnvelope(body, "jobs", &jobs))
-	require.Len(t, jobs, 3)
+	require.Len(t, jobs, 2)
 	assert.JSONEq(t, `{"id": 2, "x": "}"}`, string(jobs[0].Raw))
-	assert.Nil(t, jobs[1])
-	assert.JSONEq(t, `{"id": 1}`, string(jobs[2].Raw))
+	assert.JSONEq(t, `{"id": 1}`, string(jobs[1].Raw))
 	jobs[0].Raw = append(jobs[0].Raw, "garbage"...)
-	assert.JSONEq(t, `{"id": 1}`, string(jobs[2].Raw), "appending to one document leaves the others alone")
+	assert.JSONEq(t, `{"id": 1}`, string(jobs[1].Raw), "appending to one document leaves the others alone")
 
 	var bare []*Job
 	require.NoError(t, decodeEnvelope([]byte(` [{"id": 3}] `), "jobs", &bare))
@@ -31,6 +30,19 @@ func TestDecodeEnvelopeKeepsEachDocument(t *testing.T) {
 	require.NoError(t, decodeEnvelope([]byte(`{"id": 4, "state": "filled"}`), "job", &one))
 	assert.Equal(t, int64(4), one.ID)
 	assert.JSONEq(t, `{"id": 4, "state": "filled"}`, string(one.Raw))
+}
+
+func TestDecodeEnvelopeRefusesNullResources(t *testing.T) {
+	t.Parallel()
+	for _, body := range []string{`{"job": null}`, `null`} {
+		var job *Job
+		assert.Error(t, decodeEnvelope([]byte(body), "job", &job), body)
+	}
+	var jobs []*Job
+	err := decodeEnvelope([]byte(`{"jobs": [{"id": 2}, null]}`), "jobs", &jobs)
+	assert.ErrorContains(t, err, "element 1")
+	require.NoError(t, decodeEnvelope([]byte(`{"jobs": null}`), "jobs", &jobs), "no list is an empty list")
+	assert.Empty(t, jobs)
 }
 
 // FuzzDecodeResponse feeds arbitrary bodies to the decoding of a list, of

@@ -103,10 +103,13 @@ func (e *APIError) Is(target error) bool {
 // A TransportError is a call that got no answer: the connection failed or
 // the body could not be read.
 type TransportError struct {
+	// Method and Path name the call.
 	Method, Path string
-	Err          error
+	// Err is the network error.
+	Err error
 }
 
+// Error names the call and the network error.
 func (e *TransportError) Error() string {
 	return fmt.Sprintf("workforce: %s %s: %v", e.Method, e.Path, e.Err)
 }
@@ -116,10 +119,13 @@ func (e *TransportError) Unwrap() error { return e.Err }
 
 // A DecodeError is a 2xx answer whose body is not the JSON the call expects.
 type DecodeError struct {
+	// Method and Path name the call.
 	Method, Path string
-	Err          error
+	// Err is the JSON error.
+	Err error
 }
 
+// Error names the call and what could not be decoded.
 func (e *DecodeError) Error() string {
 	return fmt.Sprintf("workforce: %s %s: decoding the answer: %v", e.Method, e.Path, e.Err)
 }
@@ -136,6 +142,7 @@ type ArgumentError struct {
 	Reason string
 }
 
+// Error names the argument and what is wrong with it.
 func (e *ArgumentError) Error() string { return "workforce: " + e.Name + " " + e.Reason }
 
 // Is reports whether target is ErrInvalidArgument.
@@ -165,22 +172,24 @@ func (c *Client) apiError(hr *http.Response, method, path string) *APIError {
 		Message json.RawMessage `json:"message"`
 		Errors  json.RawMessage `json:"errors"`
 	}
-	if json.Unmarshal(body, &doc) != nil {
-		e.Message = strings.TrimSpace(string(e.Body))
-		if len(e.Message) > 200 || strings.HasPrefix(e.Message, "<") {
-			e.Message = "" // an HTML page or a long text says nothing the status does not
+	switch list := stringsOf(body); {
+	case json.Unmarshal(body, &doc) == nil:
+		e.Message = firstString(doc.Error, doc.Message)
+		var fields map[string]json.RawMessage
+		if json.Unmarshal(doc.Errors, &fields) == nil {
+			e.FieldErrors = make(map[string][]string, len(fields))
+			for name, raw := range fields {
+				e.FieldErrors[name] = stringsOf(raw)
+			}
+		} else {
+			e.Errors = stringsOf(doc.Errors)
 		}
-		return e
-	}
-	e.Message = firstString(doc.Error, doc.Message)
-	var fields map[string]json.RawMessage
-	if json.Unmarshal(doc.Errors, &fields) == nil {
-		e.FieldErrors = make(map[string][]string, len(fields))
-		for name, raw := range fields {
-			e.FieldErrors[name] = stringsOf(raw)
+	case list != nil: // a bare JSON string, or a list of them
+		e.Errors = list
+	default: // text; an HTML page or a long text says nothing the status does not
+		if text := strings.TrimSpace(string(e.Body)); len(text) <= 200 && !strings.HasPrefix(text, "<") {
+			e.Message = text
 		}
-	} else {
-		e.Errors = stringsOf(doc.Errors)
 	}
 	if e.Message == "" && len(e.Errors) > 0 {
 		e.Message = strings.Join(e.Errors, "; ")

@@ -59,7 +59,8 @@ func TestAPIErrorParsesBodies(t *testing.T) {
 		{"HTML", 502, "<html><body><h1>502 Bad Gateway</h1></body></html>", "", nil, nil},
 		{"empty", 500, "", "", nil, nil},
 		{"JSON null", 500, "null", "", nil, nil},
-		{"JSON array, shown as text", 500, `["a"]`, `["a"]`, nil, nil},
+		{"bare JSON array", 500, `["a", "b"]`, "a; b", nil, []string{"a", "b"}},
+		{"bare JSON string", 500, `"oops"`, "oops", nil, []string{"oops"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

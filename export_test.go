@@ -8,3 +8,6 @@ func SetClockForTest(c *Client, now func() time.Time) { c.tokens.SetClock(now) }
 // ScaleRetryAfterForTest makes one second of Retry-After last d, so that
 // tests honour it without sleeping for real.
 func ScaleRetryAfterForTest(c *Client, d time.Duration) { c.policy.Second = d }
+
+// SetMaxBodyForTest lowers the size of the largest answer the client reads.
+func SetMaxBodyForTest(c *Client, n int64) { c.maxBody = n }

@@ -21,9 +21,10 @@ type Info struct {
 
 func (i *Info) setRaw(b json.RawMessage) { i.Raw = b }
 
-// Get returns the API's status.
+// Get returns the API's status. The API answers a flat object; one wrapped
+// in "info" is read too.
 //
 // API: GET /info
 func (s *InfoService) Get(ctx context.Context) (*Info, *Response, error) {
-	return call[*Info](ctx, s.client, request{method: http.MethodGet, path: "info", public: true})
+	return call[*Info](ctx, s.client, request{method: http.MethodGet, path: "info", key: "info", public: true})
 }

@@ -48,6 +48,7 @@ type Job struct {
 }
 
 func (j *Job) setRaw(b json.RawMessage) { j.Raw = b }
+func (j *Job) listID() int64            { return j.ID }
 
 // A Transition records a Job entering a state.
 type Transition struct {
@@ -117,6 +118,13 @@ type JobListOptions struct {
 	W2PayStatus    W2PayStatus    `url:"w2_pay_status,omitempty"`
 	UpdatedBefore  time.Time      `url:"updated_before,omitempty"`
 	UpdatedAfter   time.Time      `url:"updated_after,omitempty"`
+}
+
+func (o *JobListOptions) check() error {
+	if o.JobRequestID < 0 {
+		return &ArgumentError{Name: "JobRequestID", Reason: fmt.Sprintf("must not be negative, got %d", o.JobRequestID)}
+	}
+	return o.ListOptions.check()
 }
 
 // JobCreate is the body of POST /jobs and POST /jobs/assign.

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"math"
 	"net/http"
 	"strings"
 	"testing"
@@ -113,6 +115,14 @@ func TestJobsRefusedBeforeIO(t *testing.T) {
 		"empty state":    func() error { _, _, err := c.Jobs.Update(ctx, 42, &workforce.JobUpdate{State: &empty}); return err },
 		"negative length": func() error {
 			_, _, err := c.Jobs.Update(ctx, 42, &workforce.JobUpdate{ActualDuration: &neg})
+			return err
+		},
+		"negative job request filter": func() error {
+			_, _, err := c.Jobs.List(ctx, &workforce.JobListOptions{JobRequestID: -1})
+			return err
+		},
+		"NaN rate filter": func() error {
+			_, _, err := c.Jobs.List(ctx, &workforce.JobListOptions{W2HourlyRate: workforce.NewDecimal(math.NaN())})
 			return err
 		},
 		"all from a negative page": func() error {
@@ -332,3 +342,60 @@ func TestJobsAllStopsOnBreakAndOnError(t *testing.T) {
 	require.Len(t, errs, 1, "one error ends the iteration")
 	assert.ErrorIs(t, errs[0], workforce.ErrServer)
 }
+
+func TestJobsAllStopsWhenTheServerIgnoresThePage(t *testing.T) {
+	t.Parallel()
+	c, m := newMock(t)
+	asked := 0
+	m.RegisterResponder(http.MethodGet, mockBase+"/api_v2/jobs", func(*http.Request) (*http.Response, error) {
+		asked++
+		items := make([]string, 50)
+		for i := range items {
+			items[i] = fmt.Sprintf(`{"id": %d}`, 100-i)
+		}
+		return httpmock.NewStringResponse(200, `{"jobs": [`+strings.Join(items, ",")+`]}`), nil
+	})
+	n := 0
+	var last error
+	for _, err := range c.Jobs.All(context.Background(), nil) {
+		if err != nil {
+			last = err
+			continue
+		}
+		n++
+	}
+	assert.ErrorIs(t, last, workforce.ErrPageRepeated)
+	assert.Equal(t, 50, n, "the first page once, not again")
+	assert.Equal(t, 2, asked)
+}
+
+func TestJobsRefusesNullsAndHugeAnswers(t *testing.T) {
+	t.Parallel()
+	c, m := newMock(t)
+	workforce.SetMaxBodyForTest(c, 1<<20)
+	m.RegisterResponder(http.MethodGet, mockBase+"/api_v2/jobs/1", httpmock.NewStringResponder(200, `{"job": null}`))
+	m.RegisterResponder(http.MethodGet, mockBase+"/api_v2/jobs", httpmock.NewStringResponder(200, `{"jobs": [{"id": 2}, null]}`))
+	m.RegisterResponder(http.MethodGet, mockBase+"/api_v2/jobs/2", func(*http.Request) (*http.Response, error) {
+		huge := io.LimitReader(zeros{}, 1<<20+1)
+		return &http.Response{StatusCode: 200, Body: io.NopCloser(huge), Header: http.Header{}}, nil
+	})
+	ctx := context.Background()
+	var decodeErr *workforce.DecodeError
+
+	job, _, err := c.Jobs.Get(ctx, 1)
+	assert.Nil(t, job)
+	assert.ErrorAs(t, err, &decodeErr)
+	jobs, _, err := c.Jobs.List(ctx, nil)
+	assert.Nil(t, jobs)
+	assert.ErrorAs(t, err, &decodeErr)
+	_, _, err = c.Jobs.Get(ctx, 2)
+	require.ErrorAs(t, err, &decodeErr)
+	assert.ErrorContains(t, err, "larger than 1048576 bytes")
+}
+
+// zeros reads as an endless run of spaces.
+type zeros struct{}
+
+var spaces = []byte(strings.Repeat(" ", 64<<10))
+
+func (zeros) Read(p []byte) (int, error) { return copy(p, spaces), nil }

@@ -2,6 +2,7 @@ package workforce
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"iter"
 	"net/http"
@@ -59,21 +60,35 @@ func (r *Response) setNextPage(o ListOptions, n int) {
 	r.NextPage = max(o.Page, 1) + 1
 }
 
+// ErrPageRepeated is yielded by an iterator when the server answers a page
+// with the same records as the page before, as a server that ignores the
+// page parameter would: the iteration stops instead of looping forever.
+var ErrPageRepeated = errors.New("workforce: the server answered the same page twice")
+
+// A listed resource has the ID that lists are ordered by.
+type listed interface{ listID() int64 }
+
 // lister fetches one page of a list with the given paging.
-type lister[T any] func(ctx context.Context, page ListOptions) ([]T, *Response, error)
+type lister[T listed] func(ctx context.Context, page ListOptions) ([]T, *Response, error)
 
 // all iterates over every record of a list from the page start.Page on,
-// MaxPerPage at a time; start.Per is ignored. It stops after the last page, at the first error
-// (yielded with the zero T), or when the loop breaks; it never asks for a
-// page number that does not advance.
-func all[T any](ctx context.Context, start ListOptions, list lister[T]) iter.Seq2[T, error] {
+// MaxPerPage at a time; start.Per is ignored. It stops after the last page,
+// at the first error (yielded with the zero T), or when the loop breaks; it
+// never asks for a page number that does not advance, and stops with
+// ErrPageRepeated when a page repeats the one before.
+func all[T listed](ctx context.Context, start ListOptions, list lister[T]) iter.Seq2[T, error] {
 	return func(yield func(T, error) bool) {
 		page := ListOptions{Page: max(start.Page, 1), Per: MaxPerPage}
 		err := (&ListOptions{Page: start.Page}).check()
+		var prev []T
 		for err == nil {
 			var items []T
 			var resp *Response
 			if items, resp, err = list(ctx, page); err != nil {
+				break
+			}
+			if samePage(prev, items) {
+				err = fmt.Errorf("%w: page %d", ErrPageRepeated, page.Page)
 				break
 			}
 			for _, item := range items {
@@ -84,9 +99,16 @@ func all[T any](ctx context.Context, start ListOptions, list lister[T]) iter.Seq
 			if resp == nil || resp.NextPage <= page.Page {
 				return
 			}
-			page.Page = resp.NextPage
+			page.Page, prev = resp.NextPage, items
 		}
 		var zero T
 		yield(zero, err)
 	}
+}
+
+// samePage reports whether two pages hold the same records, judged by the
+// IDs at both ends.
+func samePage[T listed](a, b []T) bool {
+	return len(a) > 0 && len(a) == len(b) &&
+		a[0].listID() == b[0].listID() && a[len(a)-1].listID() == b[len(b)-1].listID()
 }

@@ -50,16 +50,17 @@ func (d Decimal) MarshalJSON() ([]byte, error) {
 	if d.text == "" {
 		return []byte("null"), nil
 	}
-	if err := d.check(); err != nil {
+	if err := d.check("decimal"); err != nil {
 		return nil, err
 	}
 	return []byte(d.text), nil
 }
 
-// check refuses the forms NewDecimal gives NaN and the infinities.
-func (d Decimal) check() error {
+// check refuses the forms NewDecimal gives NaN and the infinities; name
+// says which value it is.
+func (d Decimal) check(name string) error {
 	if !json.Valid([]byte(d.text)) {
-		return fmt.Errorf("workforce: %s is not a decimal number", d.text)
+		return &ArgumentError{Name: name, Reason: d.text + " is not a finite decimal number"}
 	}
 	return nil
 }
@@ -93,7 +94,7 @@ func (d Decimal) EncodeValues(key string, v *url.Values) error {
 	if !d.Valid() {
 		return nil
 	}
-	if err := d.check(); err != nil {
+	if err := d.check(key); err != nil {
 		return err
 	}
 	v.Set(key, d.text)

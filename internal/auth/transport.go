@@ -2,6 +2,7 @@ package auth
 
 import (
 	"context"
+	"errors"
 	"io"
 	"net/http"
 	"strings"
@@ -70,30 +71,17 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 // send sends req with tok and body through the base transport, and hides
 // the token from what it answers: the response points back at the caller's
 // request, not at the copy that carries the token in its URL, and an error
-// that quotes that URL has the token masked.
+// that quotes that URL is replaced by one with the token masked.
 func (t *Transport) send(req *http.Request, tok string, body io.ReadCloser) (*http.Response, error) {
 	resp, err := t.Base.RoundTrip(withToken(req, tok, body))
 	if resp != nil {
 		resp.Request = req
 	}
-	if err != nil {
-		err = &maskedError{err: err, secret: tok}
+	if err != nil && strings.Contains(err.Error(), tok) {
+		err = errors.New(strings.ReplaceAll(err.Error(), tok, "[REDACTED]"))
 	}
 	return resp, err
 }
-
-// maskedError is err with secret masked in its message.
-type maskedError struct {
-	err    error
-	secret string
-}
-
-func (e *maskedError) Error() string {
-	return strings.ReplaceAll(e.err.Error(), e.secret, "[REDACTED]")
-}
-
-// Unwrap returns the original error.
-func (e *maskedError) Unwrap() error { return e.err }
 
 // withToken returns a copy of req that carries tok in its query and sends
 // body. The original request, and its URL, are left as they were.
@@ -117,6 +105,7 @@ func closeBody(req *http.Request) {
 // went through the client's retries.
 type FetchError struct{ Err error }
 
+// Error says that authentication failed, and why.
 func (e *FetchError) Error() string { return "authenticate: " + e.Err.Error() }
 
 // Unwrap returns the reason the token could not be had.
