@@ -136,6 +136,7 @@ func (t *Time) UnmarshalJSON(b []byte) error {
 		*t = Time{}
 		return nil
 	}
+	s = strings.ToUpper(s) // RFC 3339 allows "t" and "z"
 	for _, layout := range timeLayouts {
 		if v, err := time.Parse(layout, s); err == nil {
 			*t = Time{v}

@@ -133,6 +133,7 @@ func TestTimeDecodes(t *testing.T) {
 		{`"2017-09-13T18:34:36+0000"`, utc},
 		{`"2017-09-13 18:34:36Z"`, utc},
 		{`" 2017-09-13T18:34:36Z "`, utc},
+		{`"2017-09-13t18:34:36z"`, utc},
 		{`""`, time.Time{}},
 		{`"   "`, time.Time{}},
 		{`null`, time.Time{}},
