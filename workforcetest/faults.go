@@ -9,25 +9,26 @@ import (
 
 // Fault is a scripted failure, played instead of (or before) the normal answer to the next
 // Times requests that match Method and Path. Faults are played in the order they were injected.
+// The JSON names are those of the control API (POST /_fake/faults), which takes Delay as delay_ms.
 type Fault struct {
 	// Method is the HTTP method to match; "" matches any.
-	Method string
+	Method string `json:"method"`
 	// Path is the exact path to match, e.g. "/api_v2/jobs" or "/api_v2/jobs/1001".
-	Path string
+	Path string `json:"path"`
 	// Times is how many matching requests the fault applies to; less than 1 counts as 1.
-	Times int
+	Times int `json:"times"`
 	// Status is the status code to answer. 0 answers normally (after Delay).
-	Status int
+	Status int `json:"status"`
 	// RetryAfter is the Retry-After header value, verbatim; "" sends none.
-	RetryAfter string
+	RetryAfter string `json:"retry_after"`
 	// Body is the response body, verbatim; "" sends {"error": "<status text>"}.
-	Body string
+	Body string `json:"body"`
 	// Drop closes the connection without answering (after Delay); Status is then ignored.
-	Drop bool
-	// Delay waits this long (real time) before answering. When the request's context ends
-	// during the wait (the client gave up, or the server is closing), the connection is closed
-	// without an answer.
-	Delay time.Duration
+	Drop bool `json:"drop"`
+	// Delay waits this long (real time) before answering; the server's read and write timeouts
+	// do not apply to a delayed request. When the request's context ends during the wait (the
+	// client gave up, or the server is closing), the connection is closed without an answer.
+	Delay time.Duration `json:"-"`
 }
 
 // faultQueue holds the faults still to play.
@@ -69,6 +70,9 @@ func (q *faultQueue) play(w http.ResponseWriter, r *http.Request) bool {
 		return false
 	}
 	if f.Delay > 0 {
+		// Lift the server's timeouts: a read deadline passing would end the request's context.
+		rc := http.NewResponseController(w)
+		_, _ = rc.SetReadDeadline(time.Time{}), rc.SetWriteDeadline(time.Time{})
 		timer := time.NewTimer(f.Delay)
 		defer timer.Stop()
 		select {

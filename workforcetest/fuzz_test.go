@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/workforce-marketplace/workforce-go/workforcetest"
@@ -19,11 +20,11 @@ func FuzzRequest(f *testing.F) {
 	f.Add("PATCH", "/api_v2/jobs/1001", "", []byte(`{"state": ["cancelled"], "actual_duration": {}}`))
 	f.Add("GET", "/api_v2/jobs?page=-1&per=x&token=y", "application/json", []byte("null"))
 	f.Add("DELETE", "/api_v2/info/..", "text/plain", []byte{0xff, '[', ']'})
-	known := map[int]bool{200: true, 400: true, 401: true, 403: true, 404: true, 405: true, 413: true, 422: true}
+	known := map[int]bool{200: true, 401: true, 403: true, 404: true, 405: true, 413: true, 422: true}
 	f.Fuzz(func(t *testing.T, method, target, contentType string, body []byte) {
 		req, err := http.NewRequestWithContext(t.Context(), method, srv.URL+target, bytes.NewReader(body))
-		if err != nil {
-			t.Skip()
+		if err != nil || strings.HasPrefix(req.URL.Path, "/_fake/faults") {
+			t.Skip() // an injected fault could make every later request hang or fail
 		}
 		req.Header.Set("Content-Type", contentType)
 		resp, err := http.DefaultClient.Do(req)

@@ -1,6 +1,7 @@
 package workforcetest
 
 import (
+	"net/http"
 	"slices"
 	"strconv"
 	"strings"
@@ -127,7 +128,8 @@ func (s *Server) updateJob(c *call) (any, error) {
 
 // patchJob applies PATCH /jobs/:id's top-level state (cancelled; filled or rejected for a
 // pending Job), actual_duration (minutes ≥ 0) and cancelled_reason to the Job with id: all of
-// them, or (on a 404 or 422) none. The caller holds st.mu.
+// them, or (on a 404 or 422) none. updated_at moves only when something changes; a PATCH with
+// none of the three (all absent, null or blank) is a 422 "nothing to update". The caller holds st.mu.
 func (st *store) patchJob(id int64, p params) (*job, error) {
 	j, err := st.job(id)
 	if err != nil {
@@ -147,20 +149,28 @@ func (st *store) patchJob(id int64, p params) (*job, error) {
 	if hasDuration && (convErr != nil || minutes < 0) {
 		fe.add("actual_duration", "must be an integer number of minutes, 0 or more")
 	}
+	reason, hasReason := p.str("cancelled_reason")
+	if !hasState && !hasDuration && !hasReason {
+		return nil, &apiError{status: http.StatusUnprocessableEntity, msg: "nothing to update",
+			fields: fieldErrors{"state": {"nothing to update: send state, actual_duration or cancelled_reason (top level, not under job)"}}}
+	}
 	if err := fe.err(); err != nil {
 		return nil, err
 	}
 	if hasState {
-		if err := st.move(j, state, offSite); err != nil {
+		if err := st.move(j, state, offSite); err != nil { // bumps updated_at
 			return nil, err
 		}
 	}
-	if hasDuration {
-		j.actualDuration = &minutes
+	changed := false
+	if hasDuration && (j.actualDuration == nil || *j.actualDuration != minutes) {
+		j.actualDuration, changed = &minutes, true
 	}
-	if reason, ok := p.str("cancelled_reason"); ok {
-		j.cancelledReason = reason
+	if hasReason && reason != j.cancelledReason {
+		j.cancelledReason, changed = reason, true
 	}
-	j.updatedAt = st.now()
+	if changed {
+		j.updatedAt = st.now()
+	}
 	return j, nil
 }

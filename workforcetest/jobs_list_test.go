@@ -61,14 +61,24 @@ func TestListPagination(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, http.StatusOK, resp.StatusCode)
 	assert.JSONEq(t, `{"jobs": []}`, string(raw), "past the end: an empty array")
-	_, body = f.get("/api_v2/jobs", f.private, "page", "9223372036854775807")
-	assert.Empty(t, listIDs(t, body, "jobs"))
+	huge := "1000000000000000000000000000000" // more than an int64 holds
+	for _, page := range []string{"9223372036854775807", huge} {
+		status, body := f.get("/api_v2/jobs", f.private, "page", page)
+		require.Equal(t, http.StatusOK, status, body)
+		assert.Empty(t, listIDs(t, body, "jobs"), page)
+	}
+	for _, per := range []string{"51", "9223372036854775807", huge, "+" + huge} {
+		status, body := f.get("/api_v2/jobs", f.private, "per", per)
+		require.Equal(t, http.StatusOK, status, body)
+		assert.Equal(t, all[:50], listIDs(t, body, "jobs"), "per %s means 50", per)
+	}
 }
 
 func TestListInvalidPaging(t *testing.T) {
 	t.Parallel()
 	f := newFake(t)
-	for _, kv := range [][]string{{"page", "0"}, {"page", "-1"}, {"page", "two"}, {"per", "0"}, {"per", "1.5"}, {"page", "99999999999999999999"}} {
+	for _, kv := range [][]string{{"page", "0"}, {"page", "-1"}, {"page", "two"}, {"per", "0"}, {"per", "1.5"},
+		{"per", "-99999999999999999999"}, {"page", "-99999999999999999999"}, {"per", "9e99"}, {"page", "99999999999999999999x"}} {
 		status, body := f.get("/api_v2/jobs", f.private, kv...)
 		require.Equal(t, http.StatusUnprocessableEntity, status, kv)
 		assert.Contains(t, fieldErrors(t, body), kv[0], kv)

@@ -230,3 +230,34 @@ func TestPatchJobValidation(t *testing.T) {
 	}
 	assert.Equal(t, job, f.getJob(idOf(job)), "a rejected PATCH changes nothing")
 }
+
+func TestPatchJobNothingChanged(t *testing.T) {
+	t.Parallel()
+	f := newFake(t)
+	id := idOf(f.createJob(f.Seed().WorkerIDs[2], f.Seed().JobRequestW2ID))
+	f.Advance(time.Minute)
+	status, body := f.patchJob(id, obj{"actual_duration": 90, "cancelled_reason": "asked_to_cancel"})
+	require.Equal(t, http.StatusOK, status, body)
+	before := body["job"].(obj)
+
+	for name, patch := range map[string]obj{
+		"empty":        {},
+		"null state":   {"state": nil},
+		"blank state":  {"state": " ", "actual_duration": nil},
+		"wrapped":      {"job": obj{"state": "cancelled"}},
+		"unknown only": {"status": "cancelled"},
+	} {
+		f.Advance(time.Minute)
+		status, body := f.patchJob(id, patch)
+		require.Equal(t, http.StatusUnprocessableEntity, status, name)
+		assert.Equal(t, "nothing to update", body["error"], name)
+		assert.Contains(t, fieldErrors(t, body), "state", name)
+	}
+	f.Advance(time.Minute)
+	status, body = f.patchJob(id, obj{"actual_duration": "90", "cancelled_reason": "asked_to_cancel"})
+	require.Equal(t, http.StatusOK, status, body)
+	for _, job := range []obj{body["job"].(obj), f.getJob(id)} {
+		assert.Equal(t, before["updated_at"], job["updated_at"], "the same values again: updated_at stays")
+		assert.Equal(t, before["transitions"], job["transitions"], "no transition appended")
+	}
+}

@@ -1,7 +1,8 @@
 package workforcetest
 
 import (
-	"strconv"
+	"math"
+	"math/big"
 	"strings"
 	"time"
 )
@@ -16,7 +17,8 @@ const (
 type page struct{ number, per int }
 
 // readPage reads page (default 1) and per (default 25, capped at 50). Anything but a positive
-// integer is a 422 on that field.
+// integer is a 422 on that field; one too large for an int is still a positive integer: as per,
+// 50; as page, one past the end.
 func readPage(p params, fe fieldErrors) page {
 	pg := page{number: 1, per: defaultPer}
 	for _, f := range []struct {
@@ -27,12 +29,15 @@ func readPage(p params, fe fieldErrors) page {
 		if !ok {
 			continue
 		}
-		n, err := strconv.Atoi(strings.TrimSpace(s))
-		if err != nil || n < 1 {
+		n, ok := new(big.Int).SetString(strings.TrimSpace(s), 10)
+		if !ok || n.Sign() < 1 {
 			fe.add(f.name, "must be a positive integer")
 			continue
 		}
-		*f.dst = n
+		*f.dst = math.MaxInt
+		if n.IsInt64() {
+			*f.dst = int(min(n.Int64(), math.MaxInt))
+		}
 	}
 	pg.per = min(pg.per, maxPer)
 	return pg

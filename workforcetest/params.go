@@ -15,13 +15,15 @@ import (
 // maxBody is the largest request body the fake reads.
 const maxBody = 1 << 20
 
-// body is a decoded request body: a JSON object, a form, or neither.
+// body is a request body as read, and decoded: a JSON object, a form, or neither.
 type body struct {
+	raw  []byte
 	json map[string]any
 	form url.Values
 }
 
-// readBody reads at most maxBody bytes of the request body.
+// readBody reads at most maxBody bytes of the request body: a 413 beyond, a 422 on "body" when
+// it cannot be read (the client left, or sent it too slowly).
 func readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
 	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
 	var tooLarge *http.MaxBytesError
@@ -29,32 +31,34 @@ func readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
 	case errors.As(err, &tooLarge):
 		return raw, errorf(http.StatusRequestEntityTooLarge, "request body larger than %d bytes", maxBody)
 	case err != nil:
-		return raw, errorf(http.StatusBadRequest, "cannot read the request body")
+		return raw, invalid("body", "cannot be read")
 	}
 	return raw, nil
 }
 
 // parseBody decodes raw by its Content-Type: JSON, or a URL-encoded form. Without a
 // Content-Type, a body starting with "{" is JSON and any other is a form. Other types are ignored.
+// A malformed body is a 422 on "body" (invalid parameters, CONTRACT §8).
 func parseBody(contentType string, raw []byte) (body, error) {
+	b := body{raw: raw}
 	if len(bytes.TrimSpace(raw)) == 0 {
-		return body{}, nil
+		return b, nil
 	}
 	mediaType, _, _ := mime.ParseMediaType(contentType)
 	isJSON := mediaType == "application/json" || strings.HasSuffix(mediaType, "+json") ||
 		(mediaType == "" && bytes.HasPrefix(bytes.TrimSpace(raw), []byte("{")))
 	switch {
 	case isJSON:
-		m, err := decodeJSONObject(raw)
-		return body{json: m}, err
+		var err error
+		b.json, err = decodeJSONObject(raw)
+		return b, err
 	case mediaType == "" || mediaType == "application/x-www-form-urlencoded":
-		form, err := url.ParseQuery(string(raw))
-		if err != nil {
-			return body{}, errorf(http.StatusBadRequest, "malformed form body")
+		var err error
+		if b.form, err = url.ParseQuery(string(raw)); err != nil {
+			return b, invalid("body", "is not a valid URL-encoded form")
 		}
-		return body{form: form}, nil
 	}
-	return body{}, nil
+	return b, nil
 }
 
 // decodeJSONObject decodes raw as exactly one JSON object, keeping numbers as written.
@@ -63,10 +67,10 @@ func decodeJSONObject(raw []byte) (map[string]any, error) {
 	dec.UseNumber()
 	var m map[string]any
 	if err := dec.Decode(&m); err != nil || m == nil {
-		return nil, errorf(http.StatusBadRequest, "malformed JSON body: want one JSON object")
+		return nil, invalid("body", "must be one JSON object")
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, errorf(http.StatusBadRequest, "malformed JSON body: data after the object")
+		return nil, invalid("body", "has data after the JSON object")
 	}
 	return m, nil
 }

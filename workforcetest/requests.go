@@ -20,17 +20,17 @@ const redacted = "[REDACTED]"
 // replaced by "[REDACTED]".
 type Request struct {
 	// Method is the HTTP method.
-	Method string
+	Method string `json:"method"`
 	// Path is the URL path, e.g. "/api_v2/jobs".
-	Path string
+	Path string `json:"path"`
 	// Query is the query string, without token.
-	Query url.Values
+	Query url.Values `json:"query"`
 	// Header is the request header.
-	Header http.Header
+	Header http.Header `json:"header"`
 	// Body is the request body, without token (a changed JSON body is re-encoded, with sorted keys).
-	Body []byte
+	Body []byte `json:"body"`
 	// Time is when the request arrived, on the fake clock.
-	Time time.Time
+	Time time.Time `json:"time"`
 }
 
 // requestLog is the requests received, oldest first.

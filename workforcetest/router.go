@@ -10,6 +10,7 @@ import (
 type call struct {
 	r    *http.Request
 	p    params
+	body []byte // the raw request body
 	pool pool   // the token's access level; 0 on routes that need no token
 	id   string // the {id} segment of the path, if the route has one
 }

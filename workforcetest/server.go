@@ -50,6 +50,9 @@ type config struct {
 	addr    string
 	start   time.Time
 	ticking bool
+	// readTimeout and writeTimeout bound reading a whole request and writing its answer; a Delay
+	// fault lifts them for its request.
+	readTimeout, writeTimeout time.Duration
 }
 
 // Option configures Start and NewServer.
@@ -83,7 +86,8 @@ func NewServer(tb testing.TB, opts ...Option) *Server {
 
 // Start starts a fake without a testing.TB, for programs and examples. The caller must Close it.
 func Start(opts ...Option) (*Server, error) {
-	cfg := config{addr: "127.0.0.1:0", start: time.Now().UTC().Truncate(time.Second)}
+	cfg := config{addr: "127.0.0.1:0", start: time.Now().UTC().Truncate(time.Second),
+		readTimeout: 30 * time.Second, writeTimeout: time.Minute}
 	for _, opt := range opts {
 		if opt != nil {
 			opt(&cfg)
@@ -105,12 +109,14 @@ func Start(opts ...Option) (*Server, error) {
 	s.keys = map[pool]KeyPair{poolPrivate: s.Private, poolPublic: s.Public}
 	s.st = newStore(s.clock)
 	s.seed = s.st.seed()
-	s.routes = s.apiRoutes()
+	s.routes = append(s.apiRoutes(), s.controlRoutes()...)
 	ctx, cancel := context.WithCancel(context.Background())
 	s.cancel = cancel
 	s.http = &http.Server{
 		Handler:           http.HandlerFunc(s.serveHTTP),
 		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       cfg.readTimeout,
+		WriteTimeout:      cfg.writeTimeout,
 		BaseContext:       func(net.Listener) context.Context { return ctx },
 		ErrorLog:          log.New(io.Discard, "", 0),
 	}
@@ -150,8 +156,8 @@ func (s *Server) Seed() Seed {
 	return seed
 }
 
-// serveHTTP answers one request: it stamps a request id, records the request, plays a fault if
-// one is due, then routes, authenticates and runs the handler.
+// serveHTTP answers one request: it stamps a request id, records the request and plays a fault if
+// one is due (except on the control API), then routes, authenticates and runs the handler.
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("X-Request-Id", randomHex(16))
 	raw, err := readBody(w, r)
@@ -159,9 +165,11 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		b, err = parseBody(r.Header.Get("Content-Type"), raw)
 	}
-	s.log.add(record(r, raw, b, s.clock.now()))
-	if s.faults.play(w, r) {
-		return
+	if !strings.HasPrefix(r.URL.Path, controlPrefix) {
+		s.log.add(record(r, raw, b, s.clock.now()))
+		if s.faults.play(w, r) {
+			return
+		}
 	}
 	v, err := s.dispatch(w, r, b, err)
 	if err != nil {
@@ -185,7 +193,7 @@ func (s *Server) dispatch(w http.ResponseWriter, r *http.Request, b body, bodyEr
 	case bodyErr != nil:
 		return nil, bodyErr
 	}
-	c := &call{r: r, p: newParams(r.URL.Query(), b), id: id}
+	c := &call{r: r, p: newParams(r.URL.Query(), b), body: b.raw, id: id}
 	if !rt.open {
 		p, err := s.st.checkToken(c.p)
 		if err != nil {

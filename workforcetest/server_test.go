@@ -1,6 +1,8 @@
 package workforcetest_test
 
 import (
+	"io"
+	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -97,10 +99,13 @@ func TestMalformedBodies(t *testing.T) {
 		contentType, body string
 		status            int
 	}{
-		"broken JSON":     {"application/json", `{"api_key":`, http.StatusBadRequest},
-		"JSON array":      {"application/json", `["api_key"]`, http.StatusBadRequest},
-		"trailing data":   {"application/json", `{"api_key": "a"} {}`, http.StatusBadRequest},
-		"bad form escape": {"application/x-www-form-urlencoded", "api_key=%zz", http.StatusBadRequest},
+		"broken JSON":     {"application/json", `{"api_key":`, http.StatusUnprocessableEntity},
+		"JSON null":       {"application/json", `null`, http.StatusUnprocessableEntity},
+		"JSON array":      {"application/json", `[1,2]`, http.StatusUnprocessableEntity},
+		"two objects":     {"application/json", `{}{}`, http.StatusUnprocessableEntity},
+		"trailing data":   {"application/json", `{"api_key": "a"} {}`, http.StatusUnprocessableEntity},
+		"sniffed broken":  {"", `{"job":`, http.StatusUnprocessableEntity},
+		"bad form escape": {"application/x-www-form-urlencoded", "api_key=%zz", http.StatusUnprocessableEntity},
 		"too large":       {"application/json", `{"a": "` + strings.Repeat("x", 2<<20) + `"}`, http.StatusRequestEntityTooLarge},
 		"other type":      {"text/plain", "api_key=a&secret_key=b", http.StatusUnprocessableEntity},
 		"sniffed JSON":    {"", `{"api_key": "a", "secret_key": "b"}`, http.StatusUnauthorized},
@@ -111,7 +116,17 @@ func TestMalformedBodies(t *testing.T) {
 			status, body := f.decode(f.send(http.MethodPost, "/api_v2/authenticate", nil, tc.contentType, []byte(tc.body)))
 			assert.Equal(t, tc.status, status, body)
 			assert.NotEmpty(t, body["error"])
+			if status == http.StatusUnprocessableEntity && tc.contentType != "text/plain" {
+				errs := fieldErrors(t, body)
+				assert.Len(t, errs, 1, errs)
+				assert.Contains(t, errs, "body")
+			}
 		})
+	}
+	for _, raw := range []string{`{"job":`, `null`, `[1,2]`, `{}{}`} { // before the token is checked, as any invalid parameter
+		status, body := f.decode(f.send(http.MethodPatch, jobPath(f.Seed().PublicJobID), nil, "application/json", []byte(raw)))
+		assert.Equal(t, http.StatusUnprocessableEntity, status, raw)
+		assert.Contains(t, fieldErrors(t, body), "body", raw)
 	}
 	status, body := f.decode(f.send(http.MethodPost, "/api_v2/jobs", with(f.private), "application/x-www-form-urlencoded",
 		[]byte("job=1&job[worker_id]=2&job[job_request_id][]=3")))
@@ -146,4 +161,23 @@ func TestSeed(t *testing.T) {
 	job := f.getJob(seed.PublicJobID)
 	assert.EqualValues(t, f.Seed().WorkerIDs[0], job["worker_id"])
 	assert.EqualValues(t, seed.PublicJobRequestID, job["job_request_id"])
+}
+
+func TestTimeouts(t *testing.T) {
+	t.Parallel()
+	srv := workforcetest.NewServer(t, workforcetest.WithTimeouts(50*time.Millisecond, 50*time.Millisecond))
+	conn, err := net.Dial("tcp", strings.TrimPrefix(srv.URL, "http://"))
+	require.NoError(t, err)
+	defer conn.Close()
+	require.NoError(t, conn.SetDeadline(time.Now().Add(10*time.Second)))
+	_, err = io.WriteString(conn, "POST /api_v2/authenticate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"a")
+	require.NoError(t, err)
+	answer, err := io.ReadAll(conn) // until the server gives up on the rest of the body and closes
+	require.NoError(t, err, "the server let a slow body hold the connection: %q", answer)
+
+	srv.InjectFault(workforcetest.Fault{Path: "/api_v2/info", Delay: 200 * time.Millisecond, Status: http.StatusTeapot})
+	resp, err := http.Get(srv.URL + "/api_v2/info")
+	require.NoError(t, err, "a Delay fault outlasts the timeouts")
+	require.NoError(t, resp.Body.Close())
+	assert.Equal(t, http.StatusTeapot, resp.StatusCode)
 }

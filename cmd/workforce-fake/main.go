@@ -15,6 +15,10 @@
 // It then serves until SIGINT or SIGTERM and exits 0. Its clock follows the wall clock. Errors
 // go to standard error with exit status 1; a listen address that is not a loopback address is
 // refused.
+//
+// Tests drive it through the control API under /_fake/ (no token; see package workforcetest, or
+// run workforce-fake -h): Job moves outside the API, the clock, injected faults, the request log
+// and the seed.
 package main
 
 import (
@@ -49,11 +53,37 @@ type ready struct {
 	Seed    workforcetest.Seed    `json:"seed"`
 }
 
+// usage is the -h text, before the flags.
+const usage = `Usage: workforce-fake [-addr 127.0.0.1:0]
+
+Serves the in-memory fake of Workforce Marketplace API v2 under <base_url>/api_v2. The first line
+on standard output is JSON: {"base_url", "private", "public", "seed"}.
+
+Control API: no token, JSON answers, errors {"error": "..."} with 404 or 422, never recorded or faulted.
+  POST   /_fake/job_requests/{id}/apply?worker_id=N   a Worker applies (pending workflow) -> {"job_id": N}
+  POST   /_fake/job_requests/{id}/accept?worker_id=N  a Worker accepts -> {"job_id": N}
+  POST   /_fake/jobs/{id}/MOVE                        MOVE: start, pause, complete, withdraw, approve,
+                                                      no_show -> {"state": "..."}
+  GET    /_fake/clock                                 -> {"now": "<RFC 3339>"}
+  POST   /_fake/clock/advance?seconds=N               move the clock (N may be negative) -> {"now": ...}
+  POST   /_fake/faults                                inject a fault -> {}; JSON body: {"method", "path",
+                                                      "times", "status", "retry_after", "body", "drop", "delay_ms"}
+  GET    /_fake/requests                              the requests received -> {"requests": [...]}
+  DELETE /_fake/requests                              forget them -> {}
+  GET    /_fake/seed                                  the ids of the seeded records
+
+Flags:
+`
+
 // run parses args, starts the fake, announces it on stdout and serves until ctx ends. Usage
 // goes to stderr.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	flags := flag.NewFlagSet("workforce-fake", flag.ContinueOnError)
 	flags.SetOutput(stderr)
+	flags.Usage = func() {
+		fmt.Fprint(stderr, usage)
+		flags.PrintDefaults()
+	}
 	addr := flags.String("addr", "127.0.0.1:0", "listen `address`; the host must be a loopback address")
 	if err := flags.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {

@@ -48,6 +48,10 @@ func TestRunServesUntilCancelled(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, resp.Body.Close())
 	assert.Equal(t, http.StatusOK, resp.StatusCode)
+	resp, err = http.Post(got.BaseURL+"/_fake/clock/advance?seconds=60", "", nil)
+	require.NoError(t, err)
+	require.NoError(t, resp.Body.Close())
+	assert.Equal(t, http.StatusOK, resp.StatusCode, "the control API is served")
 
 	cancel()
 	select {
@@ -76,4 +80,8 @@ func TestRunRefuses(t *testing.T) {
 	var stderr bytes.Buffer
 	require.NoError(t, run(t.Context(), []string{"-h"}, io.Discard, &stderr))
 	assert.Contains(t, stderr.String(), "-addr")
+	for _, endpoint := range []string{"/_fake/job_requests/{id}/apply", "/_fake/jobs/{id}/", "no_show", "/_fake/clock/advance",
+		"/_fake/faults", "delay_ms", "/_fake/requests", "/_fake/seed"} {
+		assert.Contains(t, stderr.String(), endpoint, "-h documents the control API")
+	}
 }

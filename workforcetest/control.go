@@ -1,0 +1,147 @@
+package workforcetest
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"math"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// controlPrefix starts the paths of the control API: Server's methods over HTTP, for tests that
+// drive cmd/workforce-fake from another language. It needs no token, its requests are neither
+// recorded nor faulted, and it is as reachable as the fake itself: from this machine only.
+const controlPrefix = "/_fake/"
+
+// controlRoutes maps the control API one to one onto Server's methods (see the package doc).
+func (s *Server) controlRoutes() []route {
+	routes := []route{
+		{http.MethodPost, "/_fake/job_requests/{id}/apply", true, controlCreate(s.Apply)},
+		{http.MethodPost, "/_fake/job_requests/{id}/accept", true, controlCreate(s.Accept)},
+		{http.MethodGet, "/_fake/clock", true, s.controlNow},
+		{http.MethodPost, "/_fake/clock/advance", true, s.controlAdvance},
+		{http.MethodPost, "/_fake/faults", true, s.controlFault},
+		{http.MethodGet, "/_fake/requests", true, s.controlRequests},
+		{http.MethodDelete, "/_fake/requests", true, func(*call) (any, error) { s.ResetRequests(); return struct{}{}, nil }},
+		{http.MethodGet, "/_fake/seed", true, func(*call) (any, error) { return s.Seed(), nil }},
+	}
+	for verb, move := range map[string]func(int64) error{"start": s.Start, "pause": s.Pause,
+		"complete": s.Complete, "withdraw": s.Withdraw, "approve": s.Approve, "no_show": s.NoShow} {
+		routes = append(routes, route{http.MethodPost, "/_fake/jobs/{id}/" + verb, true, s.controlMove(move)})
+	}
+	return routes
+}
+
+// controlCreate serves apply or accept: POST /_fake/job_requests/{id}/…?worker_id=N answers
+// {"job_id": N}.
+func controlCreate(create func(jobRequestID, workerID int64) (int64, error)) func(*call) (any, error) {
+	return func(c *call) (any, error) {
+		jobRequestID, err := c.pathID()
+		if err != nil {
+			return nil, err
+		}
+		fe := fieldErrors{}
+		workerID := c.p.id(fe, "worker_id", "worker_id")
+		if err := fe.err(); err != nil {
+			return nil, err
+		}
+		jobID, err := create(jobRequestID, workerID)
+		if err != nil {
+			return nil, controlError(err)
+		}
+		return map[string]int64{"job_id": jobID}, nil
+	}
+}
+
+// controlMove serves POST /_fake/jobs/{id}/<move>, which answers {"state": "<the new state>"}.
+func (s *Server) controlMove(move func(jobID int64) error) func(*call) (any, error) {
+	return func(c *call) (any, error) {
+		id, err := c.pathID()
+		if err == nil {
+			err = move(id)
+		}
+		if err != nil {
+			return nil, controlError(err)
+		}
+		state, _ := s.JobState(id)
+		return map[string]string{"state": state}, nil
+	}
+}
+
+// controlError answers the error of a move with the status of the API error it wraps (404 for
+// an unknown Job, 422 for a move the state table refuses), else as a 422.
+func controlError(err error) error {
+	if errors.As(err, new(*apiError)) {
+		return err
+	}
+	return errorf(http.StatusUnprocessableEntity, "%s", err)
+}
+
+// controlNow serves GET /_fake/clock: {"now": "<RFC 3339>"}.
+func (s *Server) controlNow(*call) (any, error) {
+	return map[string]string{"now": utcTime(s.Now())}, nil
+}
+
+// controlAdvance serves POST /_fake/clock/advance?seconds=N (N may be negative), answering as
+// GET /_fake/clock.
+func (s *Server) controlAdvance(c *call) (any, error) {
+	text, _ := c.p.str("seconds")
+	n, err := strconv.ParseInt(strings.TrimSpace(text), 10, 64)
+	if limit := int64(math.MaxInt64 / time.Second); err != nil || n > limit || n < -limit {
+		return nil, invalid("seconds", "must be an integer number of seconds")
+	}
+	s.Advance(time.Duration(n) * time.Second)
+	return s.controlNow(c)
+}
+
+// faultJSON is a Fault as POST /_fake/faults takes it, with Delay in milliseconds.
+type faultJSON struct {
+	Fault
+	DelayMS int64 `json:"delay_ms"`
+}
+
+// controlFault serves POST /_fake/faults with a JSON Fault; unknown fields are refused, so that
+// a misspelt one does not go unnoticed. It answers {}.
+func (s *Server) controlFault(c *call) (any, error) {
+	var in faultJSON
+	dec := json.NewDecoder(bytes.NewReader(c.body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&in); err != nil {
+		return nil, invalid("body", "must be a JSON Fault: "+err.Error())
+	}
+	fe := fieldErrors{}
+	if !strings.HasPrefix(in.Path, "/") {
+		fe.add("path", "must be a path such as /api_v2/jobs")
+	}
+	if in.Status != 0 && (in.Status < 100 || in.Status > 599) {
+		fe.add("status", "must be an HTTP status, or 0 to answer normally")
+	}
+	if in.DelayMS < 0 || in.DelayMS > int64(math.MaxInt64/time.Millisecond) {
+		fe.add("delay_ms", "must be a number of milliseconds, 0 or more")
+	}
+	if err := fe.err(); err != nil {
+		return nil, err
+	}
+	in.Delay = time.Duration(in.DelayMS) * time.Millisecond
+	s.InjectFault(in.Fault)
+	return struct{}{}, nil
+}
+
+// requestJSON is a Request as GET /_fake/requests answers it, with its body as text.
+type requestJSON struct {
+	Request
+	Body string `json:"body"`
+}
+
+// controlRequests serves GET /_fake/requests: {"requests": [...]}, oldest first.
+func (s *Server) controlRequests(*call) (any, error) {
+	reqs := s.Requests()
+	out := make([]requestJSON, len(reqs))
+	for i, req := range reqs {
+		out[i] = requestJSON{Request: req, Body: string(req.Body)}
+	}
+	return map[string][]requestJSON{"requests": out}, nil
+}
