@@ -17,8 +17,8 @@ import (
 
 // Live keys of the right shape; nothing real.
 const (
-	liveAPIKey    = "pk_live_Zx81mQ0aLk2Jd9Fh3Ws7Tq4P"
-	liveSecretKey = "sk_live_Np6Yb2Vc8Xe1Rg5Hu0Ko3Mi7"
+	liveAPIKey    = "pk_live_made_up_1"
+	liveSecretKey = "sk_live_made_up_2"
 )
 
 // infoBody is a minimal GET /info answer.

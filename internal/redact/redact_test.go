@@ -21,7 +21,7 @@ func TestString(t *testing.T) {
 		{"another known value", "password hunter2", "password [REDACTED]"},
 		{"nothing secret", "GET /api_v2/jobs/42: 404", "GET /api_v2/jobs/42: 404"},
 		{"test publishable key", "key pk_test_4eC39HqLyjWDarjtT1zdp7dc.", "key [REDACTED]."},
-		{"live secret key", "sk_live_Np6Yb2Vc8-Xe1_Rg5 leaked", "[REDACTED] leaked"},
+		{"live secret key", "sk_live_made-up_key leaked", "[REDACTED] leaked"},
 		{"key in JSON string", `"k":"sk_test_abc"`, `"k":"[REDACTED]"`},
 		{"other prefix is not a key", "pk_prod_abc", "pk_prod_abc"},
 		{"token in a URL", "https://h/api_v2/jobs?page=2&token=zzz999&per=5", "https://h/api_v2/jobs?page=2&token=[REDACTED]&per=5"},
