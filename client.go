@@ -290,11 +290,27 @@ func call[T any](ctx context.Context, c *Client, r request) (T, *Response, error
 }
 
 // do is the one request path: it builds the request, sends it through the
-// retrying client, maps errors and decodes the answer into out.
+// retrying client, maps errors, decodes the answer into out and logs the
+// outcome.
 func (c *Client) do(ctx context.Context, r request, out any) (*Response, error) {
 	if ctx == nil {
 		return nil, errors.New("workforce: nil context")
 	}
+	req, err := c.newRequest(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	resp, err := c.send(req, out, r.key)
+	if c.logger != nil {
+		c.log(req, resp, time.Since(start), err)
+	}
+	return resp, err
+}
+
+// newRequest builds the request r describes; the token is added later, by
+// the transport.
+func (c *Client) newRequest(ctx context.Context, r request) (*retryablehttp.Request, error) {
 	u := c.base.JoinPath(r.path)
 	if r.query != nil {
 		q, err := query.Values(r.query)
@@ -317,45 +333,59 @@ func (c *Client) do(ctx context.Context, r request, out any) (*Response, error) 
 	}
 	req, err := retryablehttp.NewRequestWithContext(ctx, r.method, u.String(), body)
 	if err != nil {
-		return nil, fmt.Errorf("workforce: building request: %w", err)
+		return nil, fmt.Errorf("workforce: building the request: %w", err)
 	}
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("User-Agent", c.userAgent)
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
+	return req, nil
+}
 
-	start := time.Now()
+// send sends req and decodes the answer, found under key, into out.
+func (c *Client) send(req *retryablehttp.Request, out any, key string) (*Response, error) {
+	ctx, method, path := req.Context(), req.Method, req.URL.Path
 	hr, err := c.http.Do(req)
 	if err != nil {
 		if hr != nil { // an answer that came as the context ended
 			hr.Body.Close()
 		}
-		return nil, c.failed(ctx, r, u.Path, start, transportError(ctx, r.method, u.Path, err))
+		return nil, transportError(ctx, method, path, err)
 	}
 	defer hr.Body.Close()
 	resp := newResponse(hr)
 	if hr.StatusCode < 200 || hr.StatusCode > 299 {
-		return resp, c.failed(ctx, r, u.Path, start, c.apiError(hr, r.method, u.Path))
+		return resp, c.apiError(hr, method, path)
 	}
 	data, err := io.ReadAll(io.LimitReader(hr.Body, c.maxBody+1))
+	switch {
+	case err != nil:
+		return resp, transportError(ctx, method, path, err)
+	case int64(len(data)) > c.maxBody:
+		err = fmt.Errorf("the answer is larger than %d bytes", c.maxBody)
+	default:
+		err = decodeEnvelope(data, key, out)
+	}
 	if err != nil {
-		return resp, c.failed(ctx, r, u.Path, start, transportError(ctx, r.method, u.Path, err))
-	}
-	if int64(len(data)) > c.maxBody {
-		err := fmt.Errorf("the answer is larger than %d bytes", c.maxBody)
-		return resp, c.failed(ctx, r, u.Path, start, &DecodeError{Method: r.method, Path: u.Path, Err: err})
-	}
-	if err := decodeEnvelope(data, r.key, out); err != nil {
-		return resp, c.failed(ctx, r, u.Path, start, &DecodeError{Method: r.method, Path: u.Path, Err: err})
-	}
-	if c.logger != nil {
-		c.logger.LogAttrs(ctx, slog.LevelDebug, "workforce: call",
-			slog.String("method", r.method), slog.String("path", u.Path),
-			slog.Int("status", hr.StatusCode), slog.Duration("duration", time.Since(start)),
-			slog.String("request_id", resp.RequestID))
+		return resp, &DecodeError{Method: method, Path: path, Err: err}
 	}
 	return resp, nil
+}
+
+// log writes one line for a call: at debug level when it succeeded, else
+// at warn level with the error.
+func (c *Client) log(req *retryablehttp.Request, resp *Response, took time.Duration, err error) {
+	attrs := []slog.Attr{slog.String("method", req.Method), slog.String("path", req.URL.Path), slog.Duration("duration", took)}
+	if resp != nil {
+		attrs = append(attrs, slog.Int("status", resp.StatusCode), slog.String("request_id", resp.RequestID))
+	}
+	if err != nil {
+		attrs = append(attrs, slog.String("error", err.Error()))
+		c.logger.LogAttrs(req.Context(), slog.LevelWarn, "workforce: call failed", attrs...)
+		return
+	}
+	c.logger.LogAttrs(req.Context(), slog.LevelDebug, "workforce: call", attrs...)
 }
 
 // encodingError returns the *ArgumentError behind a failure to encode the
@@ -366,16 +396,6 @@ func encodingError(part string, err error) error {
 		return argErr
 	}
 	return fmt.Errorf("workforce: encoding the request %s: %w", part, err)
-}
-
-// failed logs a failed call and returns its error.
-func (c *Client) failed(ctx context.Context, r request, path string, start time.Time, err error) error {
-	if c.logger != nil {
-		c.logger.LogAttrs(ctx, slog.LevelWarn, "workforce: call failed",
-			slog.String("method", r.method), slog.String("path", path),
-			slog.Duration("duration", time.Since(start)), slog.String("error", err.Error()))
-	}
-	return err
 }
 
 // logAttempt is retryablehttp's RequestLogHook: it logs each attempt after
