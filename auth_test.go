@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -102,7 +103,7 @@ func TestAuthenticateRequestShape(t *testing.T) {
 		got.respond(200, `{"token": "tok-x", "expires_at": "2099-01-01T00:00:00Z"}`))
 	tok, _, err := c.Authentication.Authenticate(context.Background())
 	require.NoError(t, err)
-	assert.Equal(t, "tok-x", tok.Token)
+	assert.Equal(t, "tok-x", tok.Value)
 
 	assert.Equal(t, "application/json", got.req.Header.Get("Content-Type"))
 	assert.Empty(t, got.req.URL.RawQuery, "no token and no key in the URL")
@@ -320,7 +321,7 @@ func TestAuthenticateSetsTheClientsToken(t *testing.T) {
 	tok, resp, err := c.Authentication.Authenticate(context.Background())
 	require.NoError(t, err)
 	require.NotNil(t, resp)
-	assert.Equal(t, "tok-1", tok.Token)
+	assert.Equal(t, "tok-1", tok.Value)
 	assert.Equal(t, epoch.Add(24*time.Hour), tok.ExpiresAt.UTC())
 
 	getJob(t, c)
@@ -354,9 +355,27 @@ func TestAuthenticateWithoutTokenInAnswer(t *testing.T) {
 	assert.Equal(t, "/api_v2/authenticate", decErr.Path)
 }
 
+// bareTransport answers like a minimal RoundTripper: no Request in the
+// response.
+type bareTransport struct{ body string }
+
+func (b bareTransport) RoundTrip(*http.Request) (*http.Response, error) {
+	return &http.Response{StatusCode: 200, Header: http.Header{}, Body: io.NopCloser(strings.NewReader(b.body))}, nil
+}
+
+func TestTokenlessAnswerFromABareTransportIsAnError(t *testing.T) {
+	t.Parallel()
+	c, err := newOver(bareTransport{`{}`}, testAPIKey, testSecretKey, workforce.WithBaseURL(mockBase))
+	require.NoError(t, err)
+	_, _, err = c.Jobs.Get(context.Background(), 42) // the token is fetched on a goroutine of its own
+	var decErr *workforce.DecodeError
+	require.ErrorAs(t, err, &decErr)
+	assert.Equal(t, "/api_v2/authenticate", decErr.Path)
+}
+
 func TestTokenPrintsNoValue(t *testing.T) {
 	t.Parallel()
-	tok := workforce.Token{Token: "tok-secret-value", ExpiresAt: workforce.Time{Time: epoch}}
+	tok := workforce.Token{Value: "tok-secret-value", ExpiresAt: workforce.Time{Time: epoch}}
 	for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%q", "%x"} {
 		for _, v := range []any{tok, &tok} {
 			s := fmt.Sprintf(verb, v)

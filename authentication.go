@@ -2,6 +2,7 @@ package workforce
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"time"
@@ -17,15 +18,15 @@ type AuthenticationService service
 // A Token grants access to the API until ExpiresAt. Printing a Token with
 // any fmt verb hides its value.
 type Token struct {
-	// Token is the value sent with every call.
-	Token string `json:"token"`
+	// Value is the token itself, sent with every call.
+	Value string `json:"token"`
 	// ExpiresAt is when the API stops accepting it (24 hours after issue).
 	ExpiresAt Time `json:"expires_at"`
 }
 
 // Format prints the token's expiry and hides its value.
 func (t Token) Format(f fmt.State, _ rune) {
-	fmt.Fprintf(f, "workforce.Token{Token:[REDACTED] ExpiresAt:%s}", t.ExpiresAt.Format(time.RFC3339))
+	fmt.Fprintf(f, "workforce.Token{Value:[REDACTED] ExpiresAt:%s}", t.ExpiresAt.Format(time.RFC3339))
 }
 
 type credentials struct {
@@ -46,14 +47,15 @@ func (s *AuthenticationService) Authenticate(ctx context.Context) (*Token, *Resp
 	if err != nil {
 		return nil, resp, err
 	}
-	s.client.tokens.Set(auth.Token{Value: tok.Token, ExpiresAt: tok.ExpiresAt.Time})
+	s.client.tokens.Set(auth.Token{Value: tok.Value, ExpiresAt: tok.ExpiresAt.Time})
 	return tok, resp, nil
 }
 
 func (s *AuthenticationService) authenticate(ctx context.Context) (*Token, *Response, error) {
 	tok, resp, err := call[*Token](ctx, s.client, request{method: http.MethodPost, path: "authenticate", body: s.client.keys(), public: true})
-	if err == nil && (tok == nil || tok.Token == "") {
-		err = &DecodeError{Method: http.MethodPost, Path: resp.Request.URL.Path, Err: fmt.Errorf("the answer holds no token")}
+	if err == nil && (tok == nil || tok.Value == "") {
+		err = &DecodeError{Method: http.MethodPost, Path: s.client.base.JoinPath("authenticate").Path, Err: errors.New("the answer holds no token")}
+		tok = nil
 	}
 	return tok, resp, err
 }
@@ -64,5 +66,5 @@ func (c *Client) fetchToken(ctx context.Context) (auth.Token, error) {
 	if err != nil {
 		return auth.Token{}, err
 	}
-	return auth.Token{Value: tok.Token, ExpiresAt: tok.ExpiresAt.Time}, nil
+	return auth.Token{Value: tok.Value, ExpiresAt: tok.ExpiresAt.Time}, nil
 }

@@ -103,8 +103,10 @@ type settings struct {
 func WithBaseURL(u string) Option { return func(s *settings) { s.baseURL = u } }
 
 // WithHTTPClient sets the HTTP client requests are sent with. The client is
-// copied, never changed. Its Transport, if any, is used under the SDK's own,
-// innermost: it sees the token in the query string, so it must not log URLs.
+// copied, never changed. Its Transport, if any, becomes the innermost one,
+// below the transport that adds the token: it sees the token in every URL,
+// so it must not log them. Its Timeout bounds each attempt, and each token
+// fetch, not a whole call with its retries: use the context for that.
 func WithHTTPClient(hc *http.Client) Option { return func(s *settings) { s.httpClient = hc } }
 
 // WithLogger makes the client log each call (method, path, status,
@@ -159,6 +161,9 @@ func New(apiKey, secretKey string, opts ...Option) (*Client, error) {
 	c := &Client{base: base, keys: func() credentials { return creds }, logger: s.logger, maxBody: maxBody}
 	c.userAgent = "workforce-go/" + Version
 	if ua := strings.TrimSpace(s.userAgent); ua != "" {
+		if strings.ContainsFunc(ua, func(r rune) bool { return r < ' ' || r == 0x7f }) {
+			return nil, fmt.Errorf("%w: the user agent holds a control character", ErrConfig)
+		}
 		c.userAgent += " " + ua
 	}
 	switch {
@@ -351,7 +356,7 @@ func (c *Client) send(req *retryablehttp.Request, out any, key string) (*Respons
 		if hr != nil { // an answer that came as the context ended
 			hr.Body.Close()
 		}
-		return nil, transportError(ctx, method, path, err)
+		return nil, c.transportError(ctx, method, path, err)
 	}
 	defer hr.Body.Close()
 	resp := newResponse(hr)
@@ -361,7 +366,7 @@ func (c *Client) send(req *retryablehttp.Request, out any, key string) (*Respons
 	data, err := io.ReadAll(io.LimitReader(hr.Body, c.maxBody+1))
 	switch {
 	case err != nil:
-		return resp, transportError(ctx, method, path, err)
+		return resp, c.transportError(ctx, method, path, err)
 	case int64(len(data)) > c.maxBody:
 		err = fmt.Errorf("the answer is larger than %d bytes", c.maxBody)
 	default:
@@ -407,20 +412,35 @@ func (c *Client) logAttempt(_ retryablehttp.Logger, req *http.Request, attempt i
 	}
 }
 
+// logAnswer is retryablehttp's ResponseLogHook: it logs each answer that
+// was not a success, which is why an attempt is retried.
+func (c *Client) logAnswer(_ retryablehttp.Logger, resp *http.Response) {
+	if c.logger != nil && resp.StatusCode > 299 && resp.Request != nil {
+		c.logger.LogAttrs(resp.Request.Context(), slog.LevelDebug, "workforce: attempt answered",
+			slog.String("method", resp.Request.Method), slog.String("path", resp.Request.URL.Path),
+			slog.Int("status", resp.StatusCode), slog.String("retry_after", resp.Header.Get("Retry-After")))
+	}
+}
+
 // transportError turns an error from sending into the error the caller
-// gets: the context's own when it ended, the reason authentication failed,
-// or a *TransportError.
-func transportError(ctx context.Context, method, path string, err error) error {
+// gets: the context's own when it ended; why authentication failed; or a
+// *TransportError, its text cleared of secrets.
+func (c *Client) transportError(ctx context.Context, method, path string, err error) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
 	var fetchErr *auth.FetchError
 	if errors.As(err, &fetchErr) {
-		return fetchErr.Err
+		var apiErr *APIError
+		var transportErr *TransportError
+		if errors.As(fetchErr.Err, &apiErr) || errors.As(fetchErr.Err, &transportErr) {
+			return fetchErr.Err // they name POST /api_v2/authenticate already
+		}
+		return fmt.Errorf("workforce: %s %s: authenticating: %w", method, path, fetchErr.Err)
 	}
 	var urlErr *url.Error
 	if errors.As(err, &urlErr) {
 		err = urlErr.Err
 	}
-	return &TransportError{Method: method, Path: path, Err: err}
+	return &TransportError{Method: method, Path: path, Err: c.redactor.Error(err)}
 }

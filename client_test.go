@@ -93,6 +93,7 @@ func TestNewRefusesBadConfiguration(t *testing.T) {
 		{"unparseable", testAPIKey, testSecretKey, []workforce.Option{workforce.WithBaseURL("https://api.example.com/%zz")}},
 		{"negative retries", testAPIKey, testSecretKey, []workforce.Option{workforce.WithRetry(-1, 0, 0)}},
 		{"minWait above maxWait", testAPIKey, testSecretKey, []workforce.Option{workforce.WithRetry(1, time.Second, time.Millisecond)}},
+		{"a line break in the user agent", testAPIKey, testSecretKey, []workforce.Option{workforce.WithUserAgent("app/1\r\nX-Injected: 1")}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

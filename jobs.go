@@ -15,19 +15,24 @@ type JobsService service
 
 // A Job is one Worker's engagement on a Job Request.
 type Job struct {
-	ID             int64          `json:"id"`
-	State          JobState       `json:"state"`
-	JobRequestID   int64          `json:"job_request_id"`
-	WorkerID       int64          `json:"worker_id"`
-	CreatedAt      Time           `json:"created_at"`
-	UpdatedAt      Time           `json:"updated_at"`
-	ConfirmedAt    Time           `json:"confirmed_at"`
-	StartedAt      Time           `json:"started_at"`
-	CompletedAt    Time           `json:"completed_at"`
-	FinishedAt     Time           `json:"finished_at"`
-	HoursWorked    Decimal        `json:"hours_worked"`
-	ActualDuration Decimal        `json:"actual_duration"` // minutes
-	TimeToStart    Decimal        `json:"time_to_start"`
+	ID           int64    `json:"id"`
+	State        JobState `json:"state"`
+	JobRequestID int64    `json:"job_request_id"`
+	WorkerID     int64    `json:"worker_id"`
+	CreatedAt    Time     `json:"created_at"`
+	UpdatedAt    Time     `json:"updated_at"`
+	ConfirmedAt  Time     `json:"confirmed_at"`
+	StartedAt    Time     `json:"started_at"`
+	CompletedAt  Time     `json:"completed_at"`
+	FinishedAt   Time     `json:"finished_at"`
+	// HoursWorked is the hours the Worker spent on the Job.
+	HoursWorked Decimal `json:"hours_worked"`
+	// ActualDuration is the minutes the Job actually lasted, as the
+	// Requestor set it with Update; a Decimal, as the API may send it as text.
+	ActualDuration Decimal `json:"actual_duration"`
+	// TimeToStart is the minutes left until the Job starts.
+	TimeToStart Decimal `json:"time_to_start"`
+	// AdjustedWage is the hourly wage after adjustments.
 	AdjustedWage   Decimal        `json:"adjusted_wage"`
 	RequestorNotes string         `json:"requestor_notes"`
 	Classification Classification `json:"classification"`
@@ -111,13 +116,21 @@ const (
 // JobListOptions filters and pages GET /jobs. Zero fields are not sent.
 type JobListOptions struct {
 	ListOptions
-	State          JobState       `url:"state,omitempty"`
-	JobRequestID   int64          `url:"job_request_id,omitempty"`
+	// State selects Jobs in this state.
+	State JobState `url:"state,omitempty"`
+	// JobRequestID selects the Jobs of one Job Request.
+	JobRequestID int64 `url:"job_request_id,omitempty"`
+	// Classification selects 1099 or W2 Jobs.
 	Classification Classification `url:"classification,omitempty"`
-	W2HourlyRate   Decimal        `url:"w2_hourly_rate,omitempty"`
-	W2PayStatus    W2PayStatus    `url:"w2_pay_status,omitempty"`
-	UpdatedBefore  time.Time      `url:"updated_before,omitempty"`
-	UpdatedAfter   time.Time      `url:"updated_after,omitempty"`
+	// W2HourlyRate selects W2 Jobs paid this hourly rate.
+	W2HourlyRate Decimal `url:"w2_hourly_rate,omitempty"`
+	// W2PayStatus selects W2 Jobs by their payroll state.
+	W2PayStatus W2PayStatus `url:"w2_pay_status,omitempty"`
+	// UpdatedBefore and UpdatedAfter select Jobs by the time of their last
+	// change. They are sent in RFC 3339 with the fraction of a second kept,
+	// so a sync can pass the UpdatedAt of the last Job it saw.
+	UpdatedBefore time.Time `url:"updated_before,omitempty" layout:"2006-01-02T15:04:05.999999999Z07:00"`
+	UpdatedAfter  time.Time `url:"updated_after,omitempty" layout:"2006-01-02T15:04:05.999999999Z07:00"`
 }
 
 func (o *JobListOptions) check() error {
@@ -148,20 +161,19 @@ func (j *JobCreate) check() error {
 // least one must be set.
 type JobUpdate struct {
 	// State is JobCancelled, or JobFilled or JobRejected to decide a pending
-	// application.
-	State *JobState `json:"state,omitempty"`
-	// ActualDuration is the minutes the Job actually lasted.
+	// application; "" leaves the state as it is.
+	State JobState `json:"state,omitempty"`
+	// ActualDuration is the minutes the Job actually lasted; nil leaves it
+	// as it is (0 minutes is a value).
 	ActualDuration *int `json:"actual_duration,omitempty"`
-	// CancelledReason says why the Job is cancelled.
-	CancelledReason *CancelReason `json:"cancelled_reason,omitempty"`
+	// CancelledReason says why the Job is cancelled; "" sends none.
+	CancelledReason CancelReason `json:"cancelled_reason,omitempty"`
 }
 
 func (u *JobUpdate) check() error {
 	switch {
-	case u == nil || (u.State == nil && u.ActualDuration == nil && u.CancelledReason == nil):
+	case u == nil || (u.State == "" && u.ActualDuration == nil && u.CancelledReason == ""):
 		return &ArgumentError{Name: "JobUpdate", Reason: "must set at least one field"}
-	case u.State != nil && *u.State == "":
-		return &ArgumentError{Name: "State", Reason: "must not be empty"}
 	case u.ActualDuration != nil && *u.ActualDuration < 0:
 		return &ArgumentError{Name: "ActualDuration", Reason: fmt.Sprintf("must not be negative, got %d", *u.ActualDuration)}
 	}
@@ -194,8 +206,9 @@ func (s *JobsService) All(ctx context.Context, opts *JobListOptions) iter.Seq2[*
 		o = *opts
 	}
 	return all(ctx, o.ListOptions, func(ctx context.Context, page ListOptions) ([]*Job, *Response, error) {
-		o.ListOptions = page
-		return s.List(ctx, &o)
+		q := o // a copy per page: the sequence may be ranged over concurrently
+		q.ListOptions = page
+		return s.List(ctx, &q)
 	})
 }
 
@@ -252,12 +265,7 @@ func (s *JobsService) Update(ctx context.Context, id int64, update *JobUpdate) (
 //
 // API: PATCH /jobs/:id with state=cancelled
 func (s *JobsService) Cancel(ctx context.Context, id int64, reason CancelReason) (*Job, *Response, error) {
-	state := JobCancelled
-	update := &JobUpdate{State: &state}
-	if reason != "" {
-		update.CancelledReason = &reason
-	}
-	return s.Update(ctx, id, update)
+	return s.Update(ctx, id, &JobUpdate{State: JobCancelled, CancelledReason: reason})
 }
 
 func jobPath(id int64) string { return fmt.Sprintf("jobs/%d", id) }

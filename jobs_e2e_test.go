@@ -89,15 +89,14 @@ func TestE2EPendingApplicationIsDecided(t *testing.T) {
 	rejected, err := srv.Apply(seed.PendingJobRequestID, seed.WorkerIDs[1])
 	require.NoError(t, err)
 
-	filled, rejectedState := workforce.JobFilled, workforce.JobRejected
-	job, _, err := c.Jobs.Update(ctx, granted, &workforce.JobUpdate{State: &filled})
+	job, _, err := c.Jobs.Update(ctx, granted, &workforce.JobUpdate{State: workforce.JobFilled})
 	require.NoError(t, err)
 	assert.Equal(t, workforce.JobFilled, job.State)
-	job, _, err = c.Jobs.Update(ctx, rejected, &workforce.JobUpdate{State: &rejectedState})
+	job, _, err = c.Jobs.Update(ctx, rejected, &workforce.JobUpdate{State: workforce.JobRejected})
 	require.NoError(t, err)
 	assert.Equal(t, workforce.JobRejected, job.State)
 
-	_, _, err = c.Jobs.Update(ctx, granted, &workforce.JobUpdate{State: &rejectedState})
+	_, _, err = c.Jobs.Update(ctx, granted, &workforce.JobUpdate{State: workforce.JobRejected})
 	assert.ErrorIs(t, err, workforce.ErrUnprocessable, "only a pending Job can be rejected")
 }
 

@@ -9,6 +9,7 @@ import (
 	"math"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -42,7 +43,7 @@ func TestJobsList(t *testing.T) {
 	var got capture
 	m.RegisterResponder(http.MethodGet, mockBase+"/api_v2/jobs", got.respond(200, `{"jobs": [`+jobJSON+`]}`))
 
-	after := time.Date(2026, 11, 1, 8, 0, 0, 0, time.UTC)
+	after := time.Date(2026, 11, 1, 8, 0, 0, 123e6, time.UTC)
 	before := time.Date(2026, 11, 2, 8, 0, 0, 0, time.FixedZone("PST", -8*3600))
 	jobs, resp, err := c.Jobs.List(context.Background(), &workforce.JobListOptions{
 		ListOptions:    workforce.ListOptions{Page: 2, Per: 10},
@@ -64,7 +65,7 @@ func TestJobsList(t *testing.T) {
 	assert.Equal(t, map[string][]string{
 		"page": {"2"}, "per": {"10"}, "state": {"filled"}, "job_request_id": {"9"},
 		"classification": {"w2"}, "w2_hourly_rate": {"21.25"}, "w2_pay_status": {"paid"},
-		"updated_before": {"2026-11-02T08:00:00-08:00"}, "updated_after": {"2026-11-01T08:00:00Z"},
+		"updated_before": {"2026-11-02T08:00:00-08:00"}, "updated_after": {"2026-11-01T08:00:00.123Z"},
 		"token": {testToken},
 	}, map[string][]string(q))
 	assert.Equal(t, "/api_v2/jobs", got.req.URL.Path)
@@ -88,7 +89,6 @@ func TestJobsRefusedBeforeIO(t *testing.T) {
 	c, m := newMock(t)
 	ctx := context.Background()
 	neg := -1
-	empty := workforce.JobState("")
 	cases := map[string]func() error{
 		"per over 50": func() error {
 			_, _, err := c.Jobs.List(ctx, &workforce.JobListOptions{ListOptions: workforce.ListOptions{Per: 51}})
@@ -112,7 +112,6 @@ func TestJobsRefusedBeforeIO(t *testing.T) {
 		"update nothing": func() error { _, _, err := c.Jobs.Update(ctx, 42, &workforce.JobUpdate{}); return err },
 		"update nil":     func() error { _, _, err := c.Jobs.Update(ctx, 42, nil); return err },
 		"update id 0":    func() error { _, _, err := c.Jobs.Cancel(ctx, 0, ""); return err },
-		"empty state":    func() error { _, _, err := c.Jobs.Update(ctx, 42, &workforce.JobUpdate{State: &empty}); return err },
 		"negative length": func() error {
 			_, _, err := c.Jobs.Update(ctx, 42, &workforce.JobUpdate{ActualDuration: &neg})
 			return err
@@ -269,7 +268,10 @@ func TestJobsErrorsAreTyped(t *testing.T) {
 func pages(t *testing.T, m *mockAPI, sizes ...int) *[]string {
 	asked := &[]string{}
 	id := 10000
+	var mu sync.Mutex
 	m.RegisterResponder(http.MethodGet, mockBase+"/api_v2/jobs", func(req *http.Request) (*http.Response, error) {
+		mu.Lock()
+		defer mu.Unlock()
 		q := req.URL.Query()
 		*asked = append(*asked, q.Get("page")+"/"+q.Get("per"))
 		var page int
@@ -399,3 +401,24 @@ type zeros struct{}
 var spaces = []byte(strings.Repeat(" ", 64<<10))
 
 func (zeros) Read(p []byte) (int, error) { return copy(p, spaces), nil }
+
+func TestJobsAllMayBeRangedConcurrently(t *testing.T) {
+	t.Parallel()
+	c, m := newMock(t)
+	pages(t, m, 50, 3)
+	seq := c.Jobs.All(context.Background(), &workforce.JobListOptions{State: workforce.JobFilled})
+	counts := make(chan int, 2)
+	for range 2 {
+		go func() {
+			n := 0
+			for _, err := range seq {
+				if err == nil {
+					n++
+				}
+			}
+			counts <- n
+		}()
+	}
+	assert.Equal(t, 53, <-counts)
+	assert.Equal(t, 53, <-counts)
+}

@@ -26,7 +26,7 @@ func (o *ListOptions) check() error {
 	case o.Page < 0:
 		return &ArgumentError{Name: "Page", Reason: fmt.Sprintf("must not be negative, got %d", o.Page)}
 	case o.Per < 0 || o.Per > MaxPerPage:
-		return &ArgumentError{Name: "Per", Reason: fmt.Sprintf("must be between 1 and %d, got %d", MaxPerPage, o.Per)}
+		return &ArgumentError{Name: "Per", Reason: fmt.Sprintf("must be from 0 (the server's default) to %d, got %d", MaxPerPage, o.Per)}
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"net/url"
 	"strconv"
 	"strings"
@@ -14,6 +15,8 @@ import (
 // coordinates. The API writes these as JSON numbers or as strings ("5.0"),
 // and an absent one as null or "". A Decimal keeps the digits it was given,
 // so no precision is lost, and its zero value is "absent", distinct from 0.
+// Since the digits are kept, "5.0" and "5" are different Decimals to ==:
+// compare numbers with Float64.
 type Decimal struct {
 	text string // the number as written, without quotes; "" when absent
 }
@@ -24,19 +27,25 @@ func NewDecimal(f float64) Decimal {
 	return Decimal{text: strconv.FormatFloat(f, 'f', -1, 64)}
 }
 
-// ParseDecimal reads a decimal number such as "18.50" or "-3e2".
+// ParseDecimal reads a decimal number such as "18.50", "-3e2" or "1e400",
+// keeping its digits. Forms JSON does not write, such as ".5", "5." and
+// "+5", are read too and kept in their shortest JSON form.
 func ParseDecimal(s string) (Decimal, error) {
 	s = strings.TrimSpace(s)
-	if _, err := strconv.ParseFloat(s, 64); err != nil || !json.Valid([]byte(s)) {
-		return Decimal{}, fmt.Errorf("workforce: %q is not a decimal number", s)
+	if s != "" && (s[0] == '-' || ('0' <= s[0] && s[0] <= '9')) && json.Valid([]byte(s)) {
+		return Decimal{text: s}, nil // a JSON number, however large
 	}
-	return Decimal{text: s}, nil
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) || strings.ContainsAny(s, "xXnN_") {
+		return Decimal{}, &ArgumentError{Name: "decimal", Reason: fmt.Sprintf("%q is not a decimal number", s)}
+	}
+	return Decimal{text: strconv.FormatFloat(f, 'f', -1, 64)}, nil
 }
 
 // Valid reports whether d holds a number, as opposed to being absent.
 func (d Decimal) Valid() bool { return d.text != "" }
 
-// Float64 returns d as a float64, 0 when absent.
+// Float64 returns d as a float64: 0 when absent, ±Inf beyond float64's range.
 func (d Decimal) Float64() float64 {
 	f, _ := strconv.ParseFloat(d.text, 64)
 	return f
@@ -108,9 +117,6 @@ type Time struct {
 	time.Time
 }
 
-// timeLayouts are the forms UnmarshalJSON accepts, most likely first.
-var timeLayouts = []string{time.RFC3339Nano, "2006-01-02T15:04:05.999999999Z0700", "2006-01-02 15:04:05.999999999Z07:00", "2006-01-02 15:04:05.999999999 -0700"}
-
 // MarshalJSON writes t in RFC 3339, or null when zero.
 func (t Time) MarshalJSON() ([]byte, error) {
 	if t.IsZero() {
@@ -137,7 +143,8 @@ func (t *Time) UnmarshalJSON(b []byte) error {
 		return nil
 	}
 	s = strings.ToUpper(s) // RFC 3339 allows "t" and "z"
-	for _, layout := range timeLayouts {
+	for _, layout := range [...]string{time.RFC3339Nano, "2006-01-02T15:04:05.999999999Z0700",
+		"2006-01-02 15:04:05.999999999Z07:00", "2006-01-02 15:04:05.999999999 -0700"} {
 		if v, err := time.Parse(layout, s); err == nil {
 			*t = Time{v}
 			return nil
@@ -159,11 +166,4 @@ func unquote(b []byte) (s string, quoted bool, err error) {
 	}
 	err = json.Unmarshal(b, &s)
 	return s, true, err
-}
-
-// keepRaw stores a copy of the JSON object b in *raw. Every resource type
-// keeps its document this way, so that fields the SDK does not model stay
-// reachable.
-func keepRaw(raw *json.RawMessage, b []byte) {
-	*raw = append(json.RawMessage(nil), b...)
 }

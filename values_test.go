@@ -41,6 +41,9 @@ func TestDecimalDecodes(t *testing.T) {
 		{`"  "`, false, "", 0},
 		{`null`, false, "", 0},
 		{`123456789012345678901234567890.123456789`, true, "123456789012345678901234567890.123456789", 1.2345678901234568e29},
+		{`"+5"`, true, "5", 5},
+		{`".5"`, true, "0.5", 0.5},
+		{`"5."`, true, "5", 5},
 	}
 	for _, tt := range tests {
 		t.Run(tt.json, func(t *testing.T) {
@@ -56,14 +59,22 @@ func TestDecimalDecodes(t *testing.T) {
 
 func TestDecimalRefusesGarbage(t *testing.T) {
 	t.Parallel()
-	for _, in := range []string{`"abc"`, `"5 dollars"`, `"NaN"`, `"Infinity"`, `"+5"`, `".5"`, `"0x10"`, `"1_000"`,
-		`true`, `{}`, `[1]`, `"1e400"`} {
+	for _, in := range []string{`"abc"`, `"5 dollars"`, `"NaN"`, `"Infinity"`, `"-inf"`, `"0x10"`, `"1_000"`,
+		`"5.0.0"`, `true`, `{}`, `[1]`} {
 		t.Run(in, func(t *testing.T) {
 			t.Parallel()
 			var w wage
 			assert.Error(t, json.Unmarshal([]byte(`{"wage": `+in+`}`), &w))
 		})
 	}
+}
+
+func TestDecimalBeyondFloat64KeepsItsDigits(t *testing.T) {
+	t.Parallel()
+	var w wage
+	require.NoError(t, json.Unmarshal([]byte(`{"wage": "1e400"}`), &w))
+	assert.Equal(t, "1e400", w.Wage.String())
+	assert.True(t, math.IsInf(w.Wage.Float64(), 1))
 }
 
 func TestDecimalZeroIsAbsentNotZero(t *testing.T) {

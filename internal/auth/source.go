@@ -154,7 +154,7 @@ func (s *Source) fresh() bool {
 func (s *Source) run(ctx context.Context, c *call) {
 	ctx, cancel := context.WithTimeout(ctx, fetchTimeout)
 	defer cancel()
-	c.tok, c.err = s.fetch(ctx)
+	c.tok, c.err = s.safeFetch(ctx)
 	if c.err == nil && c.tok.Value == "" {
 		c.err = errors.New("authentication answered an empty token")
 	}
@@ -165,4 +165,16 @@ func (s *Source) run(ctx context.Context, c *call) {
 	s.inflight = nil
 	s.mu.Unlock()
 	close(c.done)
+}
+
+// safeFetch calls fetch, turning a panic into an error: the fetch runs on
+// a goroutine of its own, where a panic would end the program and leave
+// the callers waiting on it stuck.
+func (s *Source) safeFetch(ctx context.Context) (tok Token, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("fetching a token panicked: %v", p)
+		}
+	}()
+	return s.fetch(ctx)
 }

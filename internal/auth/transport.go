@@ -2,10 +2,10 @@ package auth
 
 import (
 	"context"
-	"errors"
 	"io"
 	"net/http"
-	"strings"
+
+	"github.com/workforce-marketplace/workforce-go/internal/redact"
 )
 
 type skipKey struct{}
@@ -71,14 +71,14 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 // send sends req with tok and body through the base transport, and hides
 // the token from what it answers: the response points back at the caller's
 // request, not at the copy that carries the token in its URL, and an error
-// that quotes that URL is replaced by one with the token masked.
+// that quotes that URL has the token masked.
 func (t *Transport) send(req *http.Request, tok string, body io.ReadCloser) (*http.Response, error) {
 	resp, err := t.Base.RoundTrip(withToken(req, tok, body))
 	if resp != nil {
 		resp.Request = req
 	}
-	if err != nil && strings.Contains(err.Error(), tok) {
-		err = errors.New(strings.ReplaceAll(err.Error(), tok, "[REDACTED]"))
+	if err != nil {
+		err = (&redact.Redactor{Secrets: func() []string { return []string{tok} }}).Error(err)
 	}
 	return resp, err
 }

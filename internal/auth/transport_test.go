@@ -276,10 +276,11 @@ func TestTransportErrorsHideTheToken(t *testing.T) {
 	req, err := http.NewRequest(http.MethodGet, "https://api.example.com/api_v2/jobs", nil)
 	require.NoError(t, err)
 	_, err = rt.RoundTrip(req)
-	require.Error(t, err)
-	assert.NotErrorIs(t, err, cause, "an error that quotes the token is not kept, even deep in a chain")
-	assert.Contains(t, err.Error(), "refused", "what it said is kept, masked")
-	assert.NotContains(t, err.Error(), "tok-static")
+	require.ErrorIs(t, err, cause, "the cause, which does not quote the token, stays reachable")
+	for e := err; e != nil; e = errors.Unwrap(e) {
+		assert.NotContains(t, e.Error(), "tok-static", "no error of the chain shows the token")
+		assert.NotContains(t, fmt.Sprintf("%#v", e), "tok-static")
+	}
 	assert.NotContains(t, fmt.Sprintf("%v %+v %s", err, err, err), "tok-static")
 	assert.Contains(t, err.Error(), "https://api.example.com/api_v2/jobs")
 }

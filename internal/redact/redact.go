@@ -4,8 +4,10 @@ package redact
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
+	"net/url"
 	"regexp"
 	"strings"
 )
@@ -15,7 +17,7 @@ const Mask = "[REDACTED]"
 
 // patterns catch secrets the Redactor was not told about: keys by their
 // prefixes and any token query or JSON parameter.
-var patterns = regexp.MustCompile(`\b[ps]k_(?:test|live)_[A-Za-z0-9_\-]+|(\btoken=)[^&\s"']+|("(?:token|api_key|secret_key)"\s*:\s*")[^"]*`)
+var patterns = regexp.MustCompile(`\b[ps]k_(?:test|live)_[A-Za-z0-9_\-]+|(\btoken=)[^&\s"'\[][^&\s"']*|("(?:token|api_key|secret_key)"\s*:\s*")[^"]*`)
 
 // Redactor hides a changing set of known secrets and anything that looks
 // like a key or a token. The zero value hides only what looks like one.
@@ -25,17 +27,48 @@ type Redactor struct {
 	Secrets func() []string
 }
 
-// String returns s with every secret replaced by Mask.
+// String returns s with every secret replaced by Mask, in its plain form and
+// in the escaped form it takes in a URL's query.
 func (r *Redactor) String(s string) string {
 	if r != nil && r.Secrets != nil {
 		for _, v := range r.Secrets() {
 			if v != "" {
 				s = strings.ReplaceAll(s, v, Mask)
+				s = strings.ReplaceAll(s, url.QueryEscape(v), Mask)
 			}
 		}
 	}
 	return patterns.ReplaceAllString(s, "$1$2"+Mask)
 }
+
+// Error returns err unchanged when its text holds no secret. Otherwise it
+// returns an error with the masked text, which unwraps to the outermost
+// error of err's chain whose own text holds no secret, so that the cause
+// (a *net.OpError, say) can still be told with errors.As while nothing that
+// prints the chain can show a secret.
+func (r *Redactor) Error(err error) error {
+	if err == nil {
+		return nil
+	}
+	msg := err.Error()
+	clean := r.String(msg)
+	if clean == msg {
+		return err
+	}
+	cause := errors.Unwrap(err)
+	for cause != nil && r.String(cause.Error()) != cause.Error() {
+		cause = errors.Unwrap(cause)
+	}
+	return &maskedError{msg: clean, cause: cause}
+}
+
+type maskedError struct {
+	msg   string
+	cause error
+}
+
+func (e *maskedError) Error() string { return e.msg }
+func (e *maskedError) Unwrap() error { return e.cause }
 
 // Handler wraps h so that every message and attribute it receives is
 // redacted first.

@@ -4,12 +4,16 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
+	"net"
+	"net/url"
 	"strings"
 	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestString(t *testing.T) {
@@ -102,4 +106,22 @@ func TestHandlerEnabledFollowsTheWrappedHandler(t *testing.T) {
 	h := (&Redactor{}).Handler(slog.NewTextHandler(&bytes.Buffer{}, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	assert.False(t, h.Enabled(context.Background(), slog.LevelInfo))
 	assert.True(t, h.Enabled(context.Background(), slog.LevelError))
+}
+
+func TestErrorMasksAndKeepsACleanCause(t *testing.T) {
+	t.Parallel()
+	r := &Redactor{Secrets: func() []string { return []string{"a+b/c=="} }}
+	cause := &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connection refused")}
+	err := fmt.Errorf("get https://h/jobs?token=%s: %w", url.QueryEscape("a+b/c=="), cause)
+
+	masked := r.Error(err)
+	assert.NotContains(t, masked.Error(), "a%2Bb%2Fc%3D%3D", "the escaped form is masked too")
+	assert.Contains(t, masked.Error(), "connection refused")
+	var op *net.OpError
+	require.ErrorAs(t, masked, &op, "the cause can still be told")
+	assert.Equal(t, "dial", op.Op)
+
+	clean := errors.New("no secret here")
+	assert.Same(t, clean, r.Error(clean), "an error without a secret is returned as it is")
+	assert.NoError(t, r.Error(nil))
 }
