@@ -195,14 +195,15 @@ func New(apiKey, secretKey string, opts ...Option) (*Client, error) {
 
 	c.policy = &retry.Policy{Cap: s.maxWait, Second: time.Second, Now: time.Now}
 	c.http = &retryablehttp.Client{
-		HTTPClient:     hc,
-		RetryMax:       s.retries,
-		RetryWaitMin:   s.minWait,
-		RetryWaitMax:   s.maxWait,
-		CheckRetry:     c.policy.Check,
-		Backoff:        c.policy.Backoff,
-		ErrorHandler:   retryablehttp.PassthroughErrorHandler,
-		RequestLogHook: c.logAttempt,
+		HTTPClient:      hc,
+		RetryMax:        s.retries,
+		RetryWaitMin:    s.minWait,
+		RetryWaitMax:    s.maxWait,
+		CheckRetry:      c.policy.Check,
+		Backoff:         c.policy.Backoff,
+		ErrorHandler:    retryablehttp.PassthroughErrorHandler,
+		RequestLogHook:  c.logAttempt,
+		ResponseLogHook: c.logAnswer,
 	}
 
 	c.Authentication = &AuthenticationService{client: c}

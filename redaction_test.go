@@ -133,6 +133,7 @@ func TestLogsDescribeCalls(t *testing.T) {
 
 	out := logs.String()
 	assert.Contains(t, out, "workforce: retrying")
+	assert.Contains(t, out, "status=503", "why it was retried")
 	assert.Contains(t, out, "path=/api_v2/jobs/42")
 	assert.Contains(t, out, "status=200")
 	for _, secret := range []string{testAPIKey, testSecretKey, testToken} {
