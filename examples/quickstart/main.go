@@ -50,7 +50,8 @@ func run(ctx context.Context, out io.Writer, getenv func(string) string) error {
 	if err := greet(ctx, out, c); err != nil {
 		return err
 	}
-	return listJobs(ctx, out, c, &workforce.JobListOptions{UpdatedAfter: time.Now().AddDate(0, 0, -7)}, 10)
+	lastWeek := &workforce.JobListOptions{UpdatedAfter: time.Now().AddDate(0, 0, -7)}
+	return listJobs(ctx, out, c, "Jobs updated in the last week", lastWeek, 10)
 }
 
 // greet authenticates and reads the API's status.
@@ -69,10 +70,10 @@ func greet(ctx context.Context, out io.Writer, c *workforce.Client) error {
 	return nil
 }
 
-// listJobs lists up to limit Jobs that opts selects, through the iterator
-// that fetches pages as it goes.
-func listJobs(ctx context.Context, out io.Writer, c *workforce.Client, opts *workforce.JobListOptions, limit int) error {
-	fmt.Fprintf(out, "Jobs (state %q, at most %d):\n", opts.State, limit)
+// listJobs lists up to limit Jobs that opts selects, which title describes,
+// through the iterator that fetches pages as it goes.
+func listJobs(ctx context.Context, out io.Writer, c *workforce.Client, title string, opts *workforce.JobListOptions, limit int) error {
+	fmt.Fprintf(out, "%s (at most %d):\n", title, limit)
 	n := 0
 	for job, err := range c.Jobs.All(ctx, opts) {
 		if err != nil {
@@ -113,7 +114,7 @@ func againstFake(ctx context.Context, out io.Writer) error {
 	fmt.Fprintf(out, "Created Job %d for Worker %d on Job Request %d: %s.\n", job.ID, job.WorkerID, job.JobRequestID, job.State)
 
 	filled := &workforce.JobListOptions{State: workforce.JobFilled, JobRequestID: seed.JobRequest1099ID}
-	if err := listJobs(ctx, out, c, filled, 10); err != nil {
+	if err := listJobs(ctx, out, c, fmt.Sprintf("Filled Jobs on Job Request %d", seed.JobRequest1099ID), filled, 10); err != nil {
 		return err
 	}
 
