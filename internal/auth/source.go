@@ -30,6 +30,16 @@ type FetchFunc func(ctx context.Context) (Token, error)
 // neither keys to fetch one nor a static token.
 var ErrNoCredentials = errors.New("no API keys and no token configured")
 
+// The token is renewed renewMargin before it expires, but a token is always
+// used for minUse after it was fetched: one that arrives already within the
+// margin (short-lived, or judged by a clock that runs ahead) would otherwise
+// be fetched anew for every call. Should it really expire meanwhile, the
+// API's 401 makes the transport renew it.
+const (
+	renewMargin = 5 * time.Minute
+	minUse      = time.Minute
+)
+
 // fetchTimeout bounds one shared fetch, which runs detached from the
 // context of the caller that started it so that one caller giving up does
 // not fail the others waiting on the same renewal.
@@ -41,8 +51,15 @@ type Source struct {
 	fetch FetchFunc // nil for a static token
 	now   func() time.Time
 
+	// OnSkew, when set, is called once, the first time a token arrives
+	// that expires within the renewal margin by the local clock, with how
+	// long it has left by that clock (negative when already past).
+	OnSkew func(left time.Duration)
+
 	mu       sync.Mutex
 	tok      Token
+	renewAt  time.Time // when tok is renewed; zero for never
+	skewSeen bool
 	inflight *call
 }
 
@@ -61,6 +78,38 @@ func NewSource(fetch FetchFunc) *Source {
 // renews it.
 func NewStaticSource(value string) *Source {
 	return &Source{tok: Token{Value: value}, now: time.Now}
+}
+
+// store makes tok the current token, and sets when it is renewed. A
+// renewal (force false) keeps the current token instead when it is fresh
+// and expires later: an explicit authentication that finished first. It answers how long tok has left when that
+// is within the renewal margin the first time it happens, for OnSkew. The
+// caller holds s.mu.
+func (s *Source) store(tok Token, force bool) (left time.Duration, skewed bool) {
+	if !force && s.fresh() && tok.ExpiresAt.Before(s.tok.ExpiresAt) {
+		return 0, false // a newer token arrived meanwhile
+	}
+	s.tok, s.renewAt = tok, time.Time{}
+	if tok.ExpiresAt.IsZero() {
+		return 0, false
+	}
+	now := s.now()
+	s.renewAt = tok.ExpiresAt.Add(-renewMargin)
+	if earliest := now.Add(minUse); s.renewAt.Before(earliest) {
+		s.renewAt = earliest
+		if !s.skewSeen {
+			s.skewSeen = true
+			return tok.ExpiresAt.Sub(now), true
+		}
+	}
+	return 0, false
+}
+
+// reportSkew calls OnSkew, outside the lock.
+func (s *Source) reportSkew(left time.Duration, skewed bool) {
+	if skewed && s.OnSkew != nil {
+		s.OnSkew(left)
+	}
 }
 
 // Format prints the source without any secret, whatever the verb.
@@ -86,13 +135,16 @@ func (s *Source) Current() string {
 }
 
 // Set stores tok as the current token, for example after the caller
-// authenticated explicitly.
+// authenticated explicitly. A renewal that was under way meanwhile and
+// brings an older token does not replace it.
 func (s *Source) Set(tok Token) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.fetch != nil {
-		s.tok = tok
+	if s.fetch == nil {
+		return
 	}
+	s.mu.Lock()
+	left, skewed := s.store(tok, true)
+	s.mu.Unlock()
+	s.reportSkew(left, skewed)
 }
 
 // Token returns a valid token, fetching one when none is cached or the
@@ -135,20 +187,14 @@ func (s *Source) Invalidate(stale string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.fetch != nil && s.tok.Value == stale {
-		s.tok = Token{}
+		s.tok, s.renewAt = Token{}, time.Time{}
 	}
 }
 
-// fresh reports whether the cached token can still be used: tokens are
-// renewed five minutes before they expire.
+// fresh reports whether the cached token can still be used: until its
+// renewal time, set when it was stored.
 func (s *Source) fresh() bool {
-	if s.tok.Value == "" {
-		return false
-	}
-	if s.tok.ExpiresAt.IsZero() {
-		return true
-	}
-	return s.now().Before(s.tok.ExpiresAt.Add(-5 * time.Minute))
+	return s.tok.Value != "" && (s.renewAt.IsZero() || s.now().Before(s.renewAt))
 }
 
 func (s *Source) run(ctx context.Context, c *call) {
@@ -158,13 +204,16 @@ func (s *Source) run(ctx context.Context, c *call) {
 	if c.err == nil && c.tok.Value == "" {
 		c.err = errors.New("authentication answered an empty token")
 	}
+	var left time.Duration
+	var skewed bool
 	s.mu.Lock()
 	if c.err == nil {
-		s.tok = c.tok
+		left, skewed = s.store(c.tok, false)
 	}
 	s.inflight = nil
 	s.mu.Unlock()
 	close(c.done)
+	s.reportSkew(left, skewed)
 }
 
 // safeFetch calls fetch, turning a panic into an error: the fetch runs on

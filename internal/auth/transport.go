@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"net/url"
 
 	"github.com/workforce-marketplace/workforce-go/internal/redact"
 )
@@ -48,6 +49,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil || resp.StatusCode != http.StatusUnauthorized || !t.Source.CanRenew() {
 		return resp, err
 	}
+	t.Source.Invalidate(tok) // rejected: the next request fetches a new one, replayed or not
 	body := io.ReadCloser(http.NoBody)
 	if req.Body != nil && req.Body != http.NoBody {
 		if req.GetBody == nil {
@@ -60,7 +62,6 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 	resp.Body.Close()
 
-	t.Source.Invalidate(tok)
 	if tok, err = t.Source.Token(req.Context()); err != nil {
 		body.Close()
 		return nil, fetchError(req.Context(), err)
@@ -84,13 +85,17 @@ func (t *Transport) send(req *http.Request, tok string, body io.ReadCloser) (*ht
 }
 
 // withToken returns a copy of req that carries tok in its query and sends
-// body. The original request, and its URL, are left as they were.
+// body. The original request, and its URL, are left as they were; the copy
+// shares the rest (headers included), which the transports below only read.
 func withToken(req *http.Request, tok string, body io.ReadCloser) *http.Request {
-	r := req.Clone(req.Context())
+	r := req.WithContext(req.Context())
 	r.Body = body
-	q := r.URL.Query()
-	q.Set("token", tok)
-	r.URL.RawQuery = q.Encode()
+	u := *req.URL
+	if u.RawQuery != "" {
+		u.RawQuery += "&"
+	}
+	u.RawQuery += "token=" + url.QueryEscape(tok)
+	r.URL = &u
 	return r
 }
 

@@ -166,10 +166,16 @@ func TestTransportDoesNotReplayWhatItCannot(t *testing.T) {
 		req, err := http.NewRequest(http.MethodPost, "https://api.example.com/x", io.NopCloser(strings.NewReader("x")))
 		require.NoError(t, err)
 		require.Nil(t, req.GetBody)
-		resp, err := newTransport(b, NewSource(counting(&fetches))).RoundTrip(req)
+		src := NewSource(counting(&fetches))
+		tr := newTransport(b, src)
+		resp, err := tr.RoundTrip(req)
 		require.NoError(t, err)
 		assert.Equal(t, http.StatusUnauthorized, resp.StatusCode)
 		assert.Len(t, b.reqs, 1)
+
+		b.answer = nil
+		get(t, tr, context.Background(), "https://api.example.com/y")
+		assert.Equal(t, "tok-2", b.reqs[1].URL.Query().Get("token"), "the rejected token was dropped, not used again")
 	})
 }
 
@@ -283,4 +289,38 @@ func TestTransportErrorsHideTheToken(t *testing.T) {
 	}
 	assert.NotContains(t, fmt.Sprintf("%v %+v %s", err, err, err), "tok-static")
 	assert.Contains(t, err.Error(), "https://api.example.com/api_v2/jobs")
+}
+
+// TestRenewalDoesNotReplaceANewerToken sets a token while a renewal that
+// started earlier is under way: the renewal's older token is not kept.
+func TestRenewalDoesNotReplaceANewerToken(t *testing.T) {
+	t.Parallel()
+	release := make(chan struct{})
+	now := time.Now()
+	src := NewSource(func(context.Context) (Token, error) {
+		<-release
+		return Token{Value: "tok-renewal", ExpiresAt: now.Add(23 * time.Hour)}, nil
+	})
+	done := make(chan string)
+	go func() {
+		v, _ := src.Token(context.Background())
+		done <- v
+	}()
+	for src.Current() != "" || !renewing(src) {
+		time.Sleep(time.Millisecond)
+	}
+	src.Set(Token{Value: "tok-explicit", ExpiresAt: now.Add(24 * time.Hour)})
+	close(release)
+	<-done
+	assert.Equal(t, "tok-explicit", src.Current(), "the newer token is kept")
+
+	src.Set(Token{Value: "tok-older-but-explicit", ExpiresAt: now.Add(time.Hour)})
+	assert.Equal(t, "tok-older-but-explicit", src.Current(), "an explicit authentication always replaces")
+}
+
+// renewing tells whether a fetch is under way.
+func renewing(s *Source) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.inflight != nil
 }

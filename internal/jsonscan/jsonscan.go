@@ -10,36 +10,68 @@ import "strings"
 // subslice of data, and whether data is an object holding key. Keys with
 // escapes are compared as written.
 func Member(data []byte, key string) ([]byte, bool) {
+	var found []byte
+	walk(data, func(name, value []byte) bool {
+		if string(name) == key {
+			found = value
+			return false
+		}
+		return true
+	})
+	return found, found != nil
+}
+
+// Len returns how many members the top-level object data has, or -1 when
+// data is not a well-formed object.
+func Len(data []byte) int {
+	n := 0
+	if !walk(data, func(_, _ []byte) bool { n++; return true }) {
+		return -1
+	}
+	return n
+}
+
+// walk calls fn with the name and value of each member of the top-level
+// object data, in order, until fn returns false. It answers whether data
+// was an object scanned to its end (or to where fn stopped).
+func walk(data []byte, fn func(name, value []byte) bool) bool {
 	i := skipSpace(data, 0)
 	if i >= len(data) || data[i] != '{' {
-		return nil, false
+		return false
 	}
-	i++
+	if i = skipSpace(data, i+1); i < len(data) && data[i] == '}' {
+		return true
+	}
 	for {
 		i = skipSpace(data, i)
 		if i >= len(data) || data[i] != '"' {
-			return nil, false
+			return false
 		}
 		end := skipString(data, i)
 		if end < 0 {
-			return nil, false
+			return false
 		}
 		name := data[i+1 : end-1]
 		i = skipSpace(data, end)
 		if i >= len(data) || data[i] != ':' {
-			return nil, false
+			return false
 		}
 		start := skipSpace(data, i+1)
 		end = skipValue(data, start)
 		if end < 0 {
-			return nil, false
+			return false
 		}
-		if string(name) == key {
-			return data[start:end:end], true
+		if !fn(name, data[start:end:end]) {
+			return true
 		}
 		i = skipSpace(data, end)
-		if i >= len(data) || data[i] != ',' {
-			return nil, false
+		switch {
+		case i >= len(data):
+			return false
+		case data[i] == '}':
+			return true
+		case data[i] != ',':
+			return false
 		}
 		i++
 	}

@@ -31,6 +31,17 @@ func TestMember(t *testing.T) {
 	}
 }
 
+func TestLen(t *testing.T) {
+	t.Parallel()
+	cases := map[string]int{
+		`{}`: 0, ` { } `: 0, `{"job": {"id": 1}}`: 1, `{"info": "API v2", "utc_time_now": "x", "a": [1, {"b": 2}]}`: 3,
+		`[]`: -1, `{"a": 1`: -1, `{"a": 1,}`: -1, `{"a" 1}`: -1, ``: -1, `"s"`: -1,
+	}
+	for data, want := range cases {
+		assert.Equal(t, want, Len([]byte(data)), data)
+	}
+}
+
 func TestElements(t *testing.T) {
 	t.Parallel()
 	got := Elements([]byte(` [ {"a": "[\"]"}, [1, [2]], "s", 3 , null ] `))
@@ -62,6 +73,9 @@ func FuzzScan(f *testing.F) {
 		}
 		v, ok := Member(data, "jobs")
 		var obj map[string]json.RawMessage
+		if json.Unmarshal(data, &obj) == nil && obj != nil && !bytes.Contains(data, []byte(`\`)) {
+			assert.True(t, Len(data) >= len(obj), "Len %d, encoding/json %d members", Len(data), len(obj))
+		}
 		if json.Unmarshal(data, &obj) == nil && ok {
 			if want, has := obj["jobs"]; has && !bytes.Contains(data, []byte(`\`)) {
 				assert.True(t, jsonEqual(want, v) || countKey(data) > 1, "%s vs %s", want, v)

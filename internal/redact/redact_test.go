@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -124,4 +125,86 @@ func TestErrorMasksAndKeepsACleanCause(t *testing.T) {
 	clean := errors.New("no secret here")
 	assert.Same(t, clean, r.Error(clean), "an error without a secret is returned as it is")
 	assert.NoError(t, r.Error(nil))
+}
+
+func TestStringHidesEscapedForms(t *testing.T) {
+	t.Parallel()
+	const tok = "dG9rZW4+/w=="
+	const key = "sk_test_ab/cd"
+	r := &Redactor{Secrets: func() []string { return []string{tok, key, "tok_ü€"} }}
+	tests := []struct{ name, in string }{
+		{"JSON-escaped slash", `{"error":"token dG9rZW4+\/w== may not list jobs"}`},
+		{"unicode escape of one letter", `{"error":"\u0073k_test_ab/cd"}`},
+		{"unicode escape in upper case", `{"error":"sk\u005Ftest_ab\/cd"}`},
+		{"escaped slash inside a key", `{"error":"sk_test_ab\/cd is wrong"}`},
+		{"query escape", "token=" + url.QueryEscape(tok)},
+		{"path escape", "/api_v2/jobs/" + url.PathEscape(tok)},
+		{"lower-case percent escapes", "dG9rZW4%2b%2fw%3d%3d"},
+		{"every character escaped", `\u0064\u0047\u0039\u0072\u005a\u0057\u0034\u002b\u002f\u0077\u003d\u003d`},
+		{"non-ASCII secret", "got tok_ü€ back"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			out := r.String(tt.in)
+			assert.Contains(t, out, Mask)
+			for _, leak := range []string{"dG9rZW4", "ab/cd", `ab\/cd`, "cd is", "w==", "%3D%3D", "ü€", "_ab"} {
+				assert.NotContains(t, out, leak)
+			}
+		})
+	}
+}
+
+func TestStringHidesUnknownKeysInEscapedJSONStrings(t *testing.T) {
+	t.Parallel()
+	var r Redactor
+	out := r.String(`{"error":"\u0073k_live_zzzYYY is not yours", "n": "a\"b"}`)
+	assert.NotContains(t, out, "zzzYYY")
+	assert.Contains(t, out, `"n": "a\"b"`, "literals without secrets are left as they were")
+	assert.NotPanics(t, func() { r.String(`"\"unterminated \u0073k_test_q \`) }, "broken JSON")
+}
+
+func TestStringWithInvalidUTF8Secret(t *testing.T) {
+	t.Parallel()
+	r := &Redactor{Secrets: func() []string { return []string{"tok\xff\xfeend"} }}
+	assert.Equal(t, "a [REDACTED] b", r.String("a tok\xff\xfeend b"))
+}
+
+func TestStringHidesNonASCIISecretsInEveryForm(t *testing.T) {
+	t.Parallel()
+	r := &Redactor{Secrets: func() []string { return []string{"tok_ü€", "tok_é9", "a b", "x😀y"} }}
+	for _, in := range []string{
+		"/x/tok_%C3%BC%E2%82%AC", "/x/tok_%c3%bc%e2%82%ac", `{"e":"tok_\u00fc\u20ac"}`, `{"e":"tok_\u00FC\u20AC"}`,
+		`{"error":"tok_\u00e99 and sk_live_zz"}`, "q=a+b", "q=a%20b", `{"e":"x\ud83d\ude00y"}`, "x%F0%9F%98%80y",
+	} {
+		out := r.String(in)
+		for _, leak := range []string{"ü", "€", "é", "C3", "c3", "00fc", "00FC", "a+b", "a%20b", "😀", "ude00", "98%80", "00e9"} {
+			assert.NotContains(t, out, leak, in)
+		}
+		assert.Contains(t, out, Mask, in)
+	}
+}
+
+func TestSecretSetsDoNotShareACacheEntry(t *testing.T) {
+	t.Parallel()
+	var current atomic.Value
+	current.Store([]string{"abc\x00def"})
+	r := &Redactor{Secrets: func() []string { return current.Load().([]string) }}
+	r.String(`abc%00def`)
+	current.Store([]string{"abc", "def"})
+	assert.Equal(t, "token [REDACTED] and %[REDACTED]", r.String("token ab%63 and %def"))
+}
+
+// TestHugeSecretsStayCheap hands the redactor a token of 100 KB, as a
+// hostile server could: redaction stays fast and still hides it.
+func TestHugeSecretsStayCheap(t *testing.T) {
+	t.Parallel()
+	huge := strings.Repeat("ab3", 100<<10/3)
+	r := &Redactor{Secrets: func() []string { return []string{huge, huge, "tok_small"} }}
+	in := "got " + huge + " and " + url.QueryEscape(huge) + " and tok_%73mall " + strings.Repeat("x", 64<<10)
+	start := time.Now()
+	out := r.String(in)
+	assert.Less(t, time.Since(start), 2*time.Second)
+	assert.NotContains(t, out, "ab3ab3")
+	assert.NotContains(t, out, "%73mall")
 }

@@ -98,7 +98,9 @@ func (p *Policy) RetryAfter(resp *http.Response) (time.Duration, bool) {
 }
 
 // ParseRetryAfter reads a Retry-After value: whole seconds, each lasting
-// second (time.Second when not positive), or an HTTP date compared with now. A date in the past is zero.
+// second (time.Second when not positive), or an HTTP date compared with now.
+// A date in the past is zero; a number too large to hold is the longest
+// duration.
 func ParseRetryAfter(v string, second time.Duration, now time.Time) (time.Duration, bool) {
 	v = strings.TrimSpace(v)
 	if v == "" {
@@ -115,6 +117,9 @@ func ParseRetryAfter(v string, second time.Duration, now time.Time) (time.Durati
 			return math.MaxInt64, true
 		}
 		return time.Duration(n) * second, true
+	}
+	if strings.Trim(v, "0123456789") == "" { // digits too many for an int64: longer than any cap
+		return math.MaxInt64, true
 	}
 	t, err := http.ParseTime(v)
 	if err != nil {
