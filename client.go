@@ -25,7 +25,9 @@ import (
 	"net/url"
 	"os"
 	"strings"
+	"sync/atomic"
 	"time"
+	"unicode"
 
 	"github.com/google/go-querystring/query"
 	"github.com/hashicorp/go-retryablehttp"
@@ -68,6 +70,7 @@ type Client struct {
 	redactor  *redact.Redactor
 	policy    *retry.Policy
 	maxBody   int64 // the largest answer read: maxBody, lowered by tests
+	window    int   // the most pages an iterator keeps in flight
 
 	// Authentication obtains tokens from the API keys.
 	Authentication *AuthenticationService
@@ -75,6 +78,22 @@ type Client struct {
 	Info *InfoService
 	// Jobs reads, creates and changes Jobs.
 	Jobs *JobsService
+	// JobRequests reads, posts, changes and cancels Job Requests.
+	JobRequests *JobRequestsService
+	// MultiDayJobRequests creates and changes the series that group the
+	// Job Requests of several days.
+	MultiDayJobRequests *MultiDayJobRequestsService
+	// Badges reads, creates, changes and deletes Badges.
+	Badges *BadgesService
+	// Customers reads, creates and changes Customers, and imports
+	// timesheets.
+	Customers *CustomersService
+	// Users reads, creates, invites and changes Workers and Employers.
+	Users *UsersService
+	// Messages reads and sends Messages about Jobs.
+	Messages *MessagesService
+	// Search finds Users, Customers, Job Requests and Badges by name.
+	Search *SearchService
 }
 
 type service struct{ client *Client }
@@ -96,14 +115,29 @@ type settings struct {
 	maxWait    time.Duration
 	userAgent  string
 	token      string
+	window     int
+
+	retryAfterUnit time.Duration
 }
+
+// DefaultPageWindow is how many pages an iterator keeps in flight at most
+// unless WithPageWindow says otherwise.
+const DefaultPageWindow = 4
+
+// WithPageWindow sets how many pages an iterator (All) fetches ahead at
+// most while the caller ranges over the records of the current one: 1
+// fetches one page at a time. The window opens only as a walk proves long
+// (see JobsService.All), and at the end of a list up to n-1 requests find
+// empty pages. The default is DefaultPageWindow; n must be at least 1.
+func WithPageWindow(n int) Option { return func(s *settings) { s.window = n } }
 
 // WithBaseURL sets the API's base URL, such as "https://api.example.com",
 // with or without the trailing "/api_v2". It overrides the environment.
 func WithBaseURL(u string) Option { return func(s *settings) { s.baseURL = u } }
 
 // WithHTTPClient sets the HTTP client requests are sent with. The client is
-// copied, never changed. Its Transport, if any, becomes the innermost one,
+// copied, never changed; the copy follows no redirect, whatever its
+// CheckRedirect says (a 3xx answer is a *RedirectError). Its Transport, if any, becomes the innermost one,
 // below the transport that adds the token: it sees the token in every URL,
 // so it must not log them. Its Timeout bounds each attempt, and each token
 // fetch, not a whole call with its retries: use the context for that.
@@ -125,6 +159,12 @@ func WithRetry(max int, minWait, maxWait time.Duration) Option {
 // WithUserAgent appends ua to the User-Agent header "workforce-go/<version>".
 func WithUserAgent(ua string) Option { return func(s *settings) { s.userAgent = ua } }
 
+// WithRetryAfterUnit sets how long one second of a Retry-After header
+// lasts: time.Second, the default, for the API; a millisecond, say, for a
+// fake server whose clock is its own (workforcetest's clients use that).
+// It must be positive.
+func WithRetryAfterUnit(d time.Duration) Option { return func(s *settings) { s.retryAfterUnit = d } }
+
 // WithToken makes the client use token instead of fetching one, for callers
 // that hold a token but no keys: pass empty keys to New with it, and the
 // token is used as it is, never renewed. With keys too, the token is used
@@ -139,7 +179,8 @@ func WithToken(token string) Option { return func(s *settings) { s.token = token
 // (test keys only) or WORKFORCE_BASE_URL. It must be https, or plain http
 // to a loopback host. Any problem is an error matching ErrConfig.
 func New(apiKey, secretKey string, opts ...Option) (*Client, error) {
-	s := settings{retries: 3, minWait: 500 * time.Millisecond, maxWait: 30 * time.Second}
+	s := settings{retries: 3, minWait: 500 * time.Millisecond, maxWait: 30 * time.Second, window: DefaultPageWindow,
+		retryAfterUnit: time.Second}
 	for _, o := range opts {
 		if o != nil {
 			o(&s)
@@ -156,9 +197,15 @@ func New(apiKey, secretKey string, opts ...Option) (*Client, error) {
 	if s.retries < 0 || s.minWait < 0 || s.maxWait < s.minWait {
 		return nil, fmt.Errorf("%w: retries must be ≥ 0 and 0 ≤ minWait ≤ maxWait", ErrConfig)
 	}
+	if s.retryAfterUnit <= 0 {
+		return nil, fmt.Errorf("%w: the Retry-After unit must be positive", ErrConfig)
+	}
+	if s.window < 1 {
+		return nil, fmt.Errorf("%w: the page window must be at least 1, got %d", ErrConfig, s.window)
+	}
 
 	creds := credentials{APIKey: apiKey, SecretKey: secretKey}
-	c := &Client{base: base, keys: func() credentials { return creds }, logger: s.logger, maxBody: maxBody}
+	c := &Client{base: base, keys: func() credentials { return creds }, logger: s.logger, maxBody: maxBody, window: s.window}
 	c.userAgent = "workforce-go/" + Version
 	if ua := strings.TrimSpace(s.userAgent); ua != "" {
 		if strings.ContainsFunc(ua, func(r rune) bool { return r < ' ' || r == 0x7f }) {
@@ -171,6 +218,7 @@ func New(apiKey, secretKey string, opts ...Option) (*Client, error) {
 		c.tokens = auth.NewStaticSource(s.token)
 	default:
 		c.tokens = auth.NewSource(c.fetchToken)
+		c.tokens.OnSkew = c.logSkew
 		if s.token != "" { // used until the API rejects it, then renewed from the keys
 			c.tokens.Set(auth.Token{Value: s.token})
 		}
@@ -187,19 +235,22 @@ func New(apiKey, secretKey string, opts ...Option) (*Client, error) {
 		copied := *s.httpClient
 		hc = &copied
 	}
+	// The API needs no redirect, and following one would send the keys, the
+	// token or a body to wherever it points: a 3xx is an error.
+	hc.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 	next := hc.Transport
 	if next == nil {
-		next = http.DefaultTransport
+		next = newTransport()
 	}
 	hc.Transport = &auth.Transport{Base: next, Source: c.tokens, Scheme: base.Scheme, Host: base.Host}
 
-	c.policy = &retry.Policy{Cap: s.maxWait, Second: time.Second, Now: time.Now}
+	c.policy = &retry.Policy{Cap: s.maxWait, Second: s.retryAfterUnit, Now: time.Now}
 	c.http = &retryablehttp.Client{
 		HTTPClient:      hc,
 		RetryMax:        s.retries,
 		RetryWaitMin:    s.minWait,
 		RetryWaitMax:    s.maxWait,
-		CheckRetry:      c.policy.Check,
+		CheckRetry:      c.checkRetry,
 		Backoff:         c.policy.Backoff,
 		ErrorHandler:    retryablehttp.PassthroughErrorHandler,
 		RequestLogHook:  c.logAttempt,
@@ -209,17 +260,50 @@ func New(apiKey, secretKey string, opts ...Option) (*Client, error) {
 	c.Authentication = &AuthenticationService{client: c}
 	c.Info = &InfoService{client: c}
 	c.Jobs = &JobsService{client: c}
+	c.JobRequests = &JobRequestsService{client: c}
+	c.MultiDayJobRequests = &MultiDayJobRequestsService{client: c}
+	c.Badges = &BadgesService{client: c}
+	c.Customers = &CustomersService{client: c}
+	c.Users = &UsersService{client: c}
+	c.Messages = &MessagesService{client: c}
+	c.Search = &SearchService{client: c}
 	return c, nil
+}
+
+// newTransport answers the transport used when the caller gives none: the
+// default one, with room for as many idle connections to the API as a
+// Client shared by many goroutines, with pages in flight, keeps busy (the
+// default keeps 2, so a busy Client dials again and again).
+func newTransport() http.RoundTripper {
+	t, ok := http.DefaultTransport.(*http.Transport)
+	if !ok {
+		return http.DefaultTransport
+	}
+	t = t.Clone()
+	t.MaxIdleConns = 100
+	t.MaxIdleConnsPerHost = 64
+	return t
 }
 
 // keyMode checks the key pair and answers "test" or "live", or "" for a
 // client that only holds a static token.
 func keyMode(apiKey, secretKey, token string) (string, error) {
+	if token != "" && strings.ContainsFunc(token, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) {
+		return "", fmt.Errorf("%w: the token holds a space or a control character", ErrConfig)
+	}
 	if apiKey == "" && secretKey == "" {
 		if token == "" {
 			return "", fmt.Errorf("%w: no API keys and no token", ErrConfig)
 		}
 		return "", nil
+	}
+	for _, k := range []struct{ name, value string }{{"API key", apiKey}, {"secret key", secretKey}} {
+		if strings.ContainsFunc(k.value, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) {
+			return "", fmt.Errorf("%w: the %s holds a space or a control character", ErrConfig, k.name)
+		}
+	}
+	if strings.HasPrefix(apiKey, "sk_") && strings.HasPrefix(secretKey, "pk_") {
+		return "", fmt.Errorf("%w: the keys look swapped: the API key (pk_…) comes first, the secret key (sk_…) second", ErrConfig)
 	}
 	pk, ok1 := strings.CutPrefix(apiKey, "pk_")
 	sk, ok2 := strings.CutPrefix(secretKey, "sk_")
@@ -273,12 +357,16 @@ func isLoopback(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
+// errNilContext refuses a call made with a nil context.
+func errNilContext() error { return &ArgumentError{Name: "ctx", Reason: "must not be nil"} }
+
 // request is one call to the API, as a service method describes it.
 type request struct {
 	method string
 	path   string // below /api_v2/, e.g. "jobs/42"
 	query  any    // a struct with url tags, or nil
 	body   any    // encoded as JSON, or nil
+	stream stream // a body produced as it is sent, instead of body; or nil
 	key    string // the envelope key the answer is wrapped in, or ""
 	create bool   // sending it twice could create two records
 	public bool   // needs no token
@@ -300,11 +388,15 @@ func call[T any](ctx context.Context, c *Client, r request) (T, *Response, error
 // outcome.
 func (c *Client) do(ctx context.Context, r request, out any) (*Response, error) {
 	if ctx == nil {
-		return nil, errors.New("workforce: nil context")
+		return nil, errNilContext()
 	}
+	ctx = context.WithValue(ctx, lastStatusKey{}, new(atomic.Int64))
 	req, err := c.newRequest(ctx, r)
 	if err != nil {
 		return nil, err
+	}
+	if r.stream != nil {
+		defer r.stream.close()
 	}
 	start := time.Now()
 	resp, err := c.send(req, out, r.key)
@@ -318,15 +410,23 @@ func (c *Client) do(ctx context.Context, r request, out any) (*Response, error) 
 // the transport.
 func (c *Client) newRequest(ctx context.Context, r request) (*retryablehttp.Request, error) {
 	u := c.base.JoinPath(r.path)
-	if r.query != nil {
-		q, err := query.Values(r.query)
+	switch q := r.query.(type) {
+	case nil:
+	case url.Values:
+		u.RawQuery = q.Encode()
+	default:
+		values, err := query.Values(q)
 		if err != nil {
 			return nil, encodingError("query", err)
 		}
-		u.RawQuery = q.Encode()
+		u.RawQuery = values.Encode()
 	}
 	var body any
-	if r.body != nil {
+	contentType := "application/json"
+	switch {
+	case r.stream != nil:
+		body, contentType = retryablehttp.ReaderFunc(r.stream.open), r.stream.contentType()
+	case r.body != nil:
 		b, err := json.Marshal(r.body)
 		if err != nil {
 			return nil, encodingError("body", err)
@@ -334,6 +434,8 @@ func (c *Client) newRequest(ctx context.Context, r request) (*retryablehttp.Requ
 		body = b
 	}
 	ctx = retry.MarkCreate(ctx, r.create) // also unmarks a token fetch run for a create
+	// Marked on every request, so that a token fetch run for an upload sent once is unmarked too.
+	ctx = context.WithValue(ctx, sendOnceKey{}, r.stream != nil && !r.stream.replayable())
 	if r.public {
 		ctx = auth.WithoutToken(ctx)
 	}
@@ -344,9 +446,39 @@ func (c *Client) newRequest(ctx context.Context, r request) (*retryablehttp.Requ
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("User-Agent", c.userAgent)
 	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Content-Type", contentType)
+	}
+	if r.stream != nil && !r.stream.replayable() {
+		req.GetBody = nil // nothing below may send it again: no token renewal's replay, no redirect
 	}
 	return req, nil
+}
+
+// A stream is a request body produced as it is sent, never held whole in
+// memory, such as an uploaded file.
+type stream interface {
+	// open returns the body for one attempt. Reading it may fail when the
+	// body cannot be produced again.
+	open() (io.Reader, error)
+	contentType() string
+	// replayable reports whether the body can be sent more than once.
+	replayable() bool
+	// close ends the production once the call is over.
+	close()
+}
+
+// sendOnceKey marks the context of a request that must not be sent twice
+// whatever the retry policy says: its body cannot be produced again.
+type sendOnceKey struct{}
+
+// checkRetry is the retry policy, except that a request marked to be sent
+// once is never sent again.
+func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
+	again, err := c.policy.Check(ctx, resp, err)
+	if once, _ := ctx.Value(sendOnceKey{}).(bool); once {
+		return false, err
+	}
+	return again, err
 }
 
 // send sends req and decodes the answer, found under key, into out.
@@ -361,6 +493,9 @@ func (c *Client) send(req *retryablehttp.Request, out any, key string) (*Respons
 	}
 	defer hr.Body.Close()
 	resp := newResponse(hr)
+	if hr.StatusCode >= 300 && hr.StatusCode <= 399 {
+		return resp, c.redirectError(hr, method, path)
+	}
 	if hr.StatusCode < 200 || hr.StatusCode > 299 {
 		return resp, c.apiError(hr, method, path)
 	}
@@ -373,8 +508,8 @@ func (c *Client) send(req *retryablehttp.Request, out any, key string) (*Respons
 	default:
 		err = decodeEnvelope(data, key, out)
 	}
-	if err != nil {
-		return resp, &DecodeError{Method: method, Path: path, Err: err}
+	if err != nil { // a value quoted in the error may be a secret a server echoed
+		return resp, &DecodeError{Method: method, Path: path, Err: c.redactor.Error(err)}
 	}
 	return resp, nil
 }
@@ -416,6 +551,11 @@ func (c *Client) logAttempt(_ retryablehttp.Logger, req *http.Request, attempt i
 // logAnswer is retryablehttp's ResponseLogHook: it logs each answer that
 // was not a success, which is why an attempt is retried.
 func (c *Client) logAnswer(_ retryablehttp.Logger, resp *http.Response) {
+	if resp.Request != nil {
+		if last, ok := resp.Request.Context().Value(lastStatusKey{}).(*atomic.Int64); ok {
+			last.Store(int64(resp.StatusCode))
+		}
+	}
 	if c.logger != nil && resp.StatusCode > 299 && resp.Request != nil {
 		c.logger.LogAttrs(resp.Request.Context(), slog.LevelDebug, "workforce: attempt answered",
 			slog.String("method", resp.Request.Method), slog.String("path", resp.Request.URL.Path),
@@ -423,18 +563,38 @@ func (c *Client) logAnswer(_ retryablehttp.Logger, resp *http.Response) {
 	}
 }
 
+// logSkew warns, once, that a token arrived already within its renewal
+// margin by the local clock: short-lived, or the clock runs ahead.
+func (c *Client) logSkew(left time.Duration) {
+	if c.logger != nil {
+		c.logger.LogAttrs(context.Background(), slog.LevelWarn,
+			"workforce: a fresh token expires within minutes by the local clock; is the clock ahead? it is used anyway and renewed when rejected",
+			slog.Duration("expires_in", left))
+	}
+}
+
+// lastStatusKey holds, in a call's context, the status of the last answer
+// an attempt got, for the error of a call whose context ends meanwhile.
+type lastStatusKey struct{}
+
 // transportError turns an error from sending into the error the caller
-// gets: the context's own when it ended; why authentication failed; or a
+// gets: a *TransportError naming the call and the context's error when it
+// ended (with the last status seen); why authentication failed; or a
 // *TransportError, its text cleared of secrets.
 func (c *Client) transportError(ctx context.Context, method, path string, err error) error {
-	if ctx.Err() != nil {
-		return ctx.Err()
+	if ctx.Err() != nil { // the caller's deadline or cancel: named with the call
+		e := &TransportError{Method: method, Path: path, Err: ctx.Err()}
+		if last, ok := ctx.Value(lastStatusKey{}).(*atomic.Int64); ok {
+			e.LastStatus = int(last.Load())
+		}
+		return e
 	}
 	var fetchErr *auth.FetchError
 	if errors.As(err, &fetchErr) {
 		var apiErr *APIError
 		var transportErr *TransportError
-		if errors.As(fetchErr.Err, &apiErr) || errors.As(fetchErr.Err, &transportErr) {
+		var redirectErr *RedirectError
+		if errors.As(fetchErr.Err, &apiErr) || errors.As(fetchErr.Err, &transportErr) || errors.As(fetchErr.Err, &redirectErr) {
 			return fetchErr.Err // they name POST /api_v2/authenticate already
 		}
 		return fmt.Errorf("workforce: %s %s: authenticating: %w", method, path, fetchErr.Err)

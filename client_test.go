@@ -93,6 +93,12 @@ func TestNewRefusesBadConfiguration(t *testing.T) {
 		{"unparseable", testAPIKey, testSecretKey, []workforce.Option{workforce.WithBaseURL("https://api.example.com/%zz")}},
 		{"negative retries", testAPIKey, testSecretKey, []workforce.Option{workforce.WithRetry(-1, 0, 0)}},
 		{"minWait above maxWait", testAPIKey, testSecretKey, []workforce.Option{workforce.WithRetry(1, time.Second, time.Millisecond)}},
+		{"api key with a space", testAPIKey + " ", testSecretKey, nil},
+		{"secret key with a line break", testAPIKey, testSecretKey + "\n", nil},
+		{"secret key with a tab inside", testAPIKey, "sk_test_ab\tcd", nil},
+		{"token with a control character", "", "", []workforce.Option{workforce.WithToken("tok\x00x")}},
+		{"zero Retry-After unit", testAPIKey, testSecretKey, []workforce.Option{workforce.WithRetryAfterUnit(0)}},
+		{"zero page window", testAPIKey, testSecretKey, []workforce.Option{workforce.WithPageWindow(0)}},
 		{"a line break in the user agent", testAPIKey, testSecretKey, []workforce.Option{workforce.WithUserAgent("app/1\r\nX-Injected: 1")}},
 	}
 	for _, tt := range tests {
@@ -102,13 +108,21 @@ func TestNewRefusesBadConfiguration(t *testing.T) {
 			c, err := workforce.New(tt.apiKey, tt.secret, opts...)
 			require.ErrorIs(t, err, workforce.ErrConfig)
 			assert.Nil(t, c)
-			for _, secret := range []string{tt.apiKey, tt.secret, testToken, "hunter2"} {
+			for _, secret := range []string{tt.apiKey, tt.secret, testToken, "hunter2", testSecretKey[8:], testAPIKey[8:]} {
 				if len(secret) > len("pk_test_") { // a bare prefix may be named
 					assert.NotContains(t, err.Error(), secret)
 				}
 			}
 		})
 	}
+}
+
+func TestNewSaysWhenTheKeysLookSwapped(t *testing.T) {
+	t.Parallel()
+	_, err := workforce.New(testSecretKey, testAPIKey, workforce.WithBaseURL("https://api.example.com"))
+	require.ErrorIs(t, err, workforce.ErrConfig)
+	assert.Contains(t, err.Error(), "swapped")
+	assert.NotContains(t, err.Error(), testSecretKey[8:])
 }
 
 func TestNewAcceptsGoodConfiguration(t *testing.T) {
@@ -342,25 +356,6 @@ func TestResponseURLHoldsNoToken(t *testing.T) {
 	require.NotNil(t, resp.Request)
 	assert.NotContains(t, resp.Request.URL.String(), testToken)
 	assert.Empty(t, resp.Request.URL.Query().Get("token"))
-}
-
-func TestRedirectToAnotherHostGetsNoToken(t *testing.T) {
-	t.Parallel()
-	c, m := newMock(t)
-	m.RegisterResponder(http.MethodGet, mockBase+"/api_v2/jobs/42", func(req *http.Request) (*http.Response, error) {
-		resp := httpmock.NewStringResponse(http.StatusFound, "")
-		resp.Header.Set("Location", "https://elsewhere.example/jobs/42")
-		return resp, nil
-	})
-	var other capture
-	m.RegisterResponder(http.MethodGet, "https://elsewhere.example/jobs/42", other.respond(200, `{"job": {"id": 42}}`))
-
-	_, _, err := c.Jobs.Get(context.Background(), 42)
-	require.NoError(t, err)
-	require.NotNil(t, other.req, "the redirect was followed")
-	assert.Empty(t, tokenOf(other.req))
-	assert.NotContains(t, other.req.URL.String(), testToken)
-	assert.NotContains(t, other.req.Header.Get("Referer"), testToken)
 }
 
 func TestNilContextIsRefused(t *testing.T) {

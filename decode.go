@@ -17,21 +17,50 @@ type document interface{ setRaw(json.RawMessage) }
 var documentType = reflect.TypeFor[document]()
 
 // decodeEnvelope decodes data into out, a pointer. When key is set and data
-// is an object holding key, the value under key is decoded; otherwise the
-// whole document is, so that unwrapped answers decode too. Resources
+// is an envelope (see unwrap), the value under key is decoded; otherwise
+// the whole document is, so that unwrapped answers decode too. Resources
 // decoded, alone or in a list, get their own JSON in Raw; a null where a
 // resource is due is an error, so that no caller is handed a nil resource
 // without one.
 func decodeEnvelope(data []byte, key string, out any) error {
+	unwrapped := false
 	if key != "" {
-		if v, ok := jsonscan.Member(data, key); ok {
-			data = v
-		}
+		data, unwrapped = unwrap(data, key)
 	}
 	if err := json.Unmarshal(data, out); err != nil {
 		return err
 	}
+	if key != "" && !unwrapped {
+		// An unwrapped answer must be the resource: one with an ID has it.
+		if r, ok := reflect.ValueOf(out).Elem().Interface().(listed); ok && r != nil && !reflect.ValueOf(r).IsNil() && r.listID() == 0 {
+			return fmt.Errorf("the answer holds no %q and is not one", key)
+		}
+	}
 	return keepDocuments(reflect.ValueOf(out).Elem(), bytes.TrimSpace(data))
+}
+
+// unwrap answers the value under key when data is an envelope, else data.
+// data is the resource itself, not an envelope, when it has an "id" (every
+// resource has one) beside other members; or when its member key holds a
+// string, number or boolean beside other members, which no envelope does:
+// a flat /info answer holding "info": "API v2". Otherwise the member is
+// unwrapped, whatever it holds, so that {"job": null} or {"jobs": "x"} is a
+// decoding error rather than an empty resource.
+func unwrap(data []byte, key string) ([]byte, bool) {
+	v, ok := jsonscan.Member(data, key)
+	switch {
+	case !ok:
+		return data, false
+	case jsonscan.Len(data) == 1:
+		return v, true
+	}
+	if _, hasID := jsonscan.Member(data, "id"); hasID {
+		return data, false
+	}
+	if c := v[0]; c != '{' && c != '[' && c != 'n' {
+		return data, false
+	}
+	return v, true
 }
 
 // keepDocuments hands each resource in v its part of data. The parts alias

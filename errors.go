@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -100,17 +102,72 @@ func (e *APIError) Is(target error) bool {
 	return false
 }
 
-// A TransportError is a call that got no answer: the connection failed or
-// the body could not be read.
+// ErrRedirect is matched by every *RedirectError.
+var ErrRedirect = errors.New("workforce: redirect refused")
+
+// A RedirectError is an answer with a 3xx status. The client follows no
+// redirect: the API needs none, and following one could carry the keys, the
+// token or a request body to wherever it points. It matches ErrRedirect.
+type RedirectError struct {
+	// StatusCode is the HTTP status, such as 307.
+	StatusCode int
+	// Method and Path name the call.
+	Method, Path string
+	// Location is the scheme and host the answer pointed to, such as
+	// "https://other.example.com", never its path or query; "" when the
+	// answer named no valid Location.
+	Location string
+	// RequestID is the server's ID for the request, if it sent one.
+	RequestID string
+}
+
+// Error names the call, the status and where it pointed.
+func (e *RedirectError) Error() string {
+	to := ""
+	if e.Location != "" {
+		to = " to " + strconv.QuoteToASCII(e.Location) // no bidi or look-alike text in a log line
+	}
+	return fmt.Sprintf("workforce: %s %s: %d %s%s refused: the client follows no redirects",
+		e.Method, e.Path, e.StatusCode, http.StatusText(e.StatusCode), to)
+}
+
+// Is reports whether target is ErrRedirect.
+func (e *RedirectError) Is(target error) bool { return target == ErrRedirect }
+
+// redirectError describes a 3xx answer, naming the host of its Location.
+func (c *Client) redirectError(hr *http.Response, method, path string) *RedirectError {
+	e := &RedirectError{StatusCode: hr.StatusCode, Method: method, Path: path, RequestID: requestID(hr.Header)}
+	if loc, err := url.Parse(hr.Header.Get("Location")); err == nil && hr.Header.Get("Location") != "" {
+		if hr.Request != nil && hr.Request.URL != nil {
+			loc = hr.Request.URL.ResolveReference(loc)
+		}
+		if loc.Host != "" {
+			e.Location = c.redactor.String(loc.Scheme + "://" + loc.Host)
+		}
+	}
+	return e
+}
+
+// A TransportError is a call that got no answer it could use: the
+// connection failed, the body could not be read, or the caller's context
+// ended (then Err is the context's error, so errors.Is(err,
+// context.DeadlineExceeded) holds, and LastStatus says what the last
+// attempt, if any, was answered).
 type TransportError struct {
 	// Method and Path name the call.
 	Method, Path string
-	// Err is the network error.
+	// Err is the network error, or the context's.
 	Err error
+	// LastStatus is the HTTP status of the last answer before the
+	// context ended, such as 503 while waiting to retry; 0 when none came.
+	LastStatus int
 }
 
-// Error names the call and the network error.
+// Error names the call, the error and the last status seen.
 func (e *TransportError) Error() string {
+	if e.LastStatus != 0 {
+		return fmt.Sprintf("workforce: %s %s: %v (last answer: %d %s)", e.Method, e.Path, e.Err, e.LastStatus, http.StatusText(e.LastStatus))
+	}
 	return fmt.Sprintf("workforce: %s %s: %v", e.Method, e.Path, e.Err)
 }
 
@@ -163,29 +220,32 @@ func (c *Client) apiError(hr *http.Response, method, path string) *APIError {
 		e.RetryAfter = wait
 	}
 	// Read more than is kept, so that a secret is redacted whole before the
-	// body is cut and a long JSON body still yields its message.
+	// body is cut and a long JSON body still yields its message. The body
+	// is decoded as it came, and every string read from it redacted after
+	// its escapes are undone: "\u0073k_…" is a secret key too.
 	raw, _ := io.ReadAll(io.LimitReader(hr.Body, 16*maxErrorBody))
 	body := []byte(c.redactor.String(string(raw)))
 	e.Body = body[:min(len(body), maxErrorBody)]
+	clean := c.redactor.String
 	var doc struct {
 		Error   json.RawMessage `json:"error"`
 		Message json.RawMessage `json:"message"`
 		Errors  json.RawMessage `json:"errors"`
 	}
-	switch list := stringsOf(body); {
-	case json.Unmarshal(body, &doc) == nil:
-		e.Message = firstString(doc.Error, doc.Message)
+	switch list := stringsOf(raw); {
+	case json.Unmarshal(raw, &doc) == nil:
+		e.Message = clean(firstString(doc.Error, doc.Message))
 		var fields map[string]json.RawMessage
 		if json.Unmarshal(doc.Errors, &fields) == nil {
 			e.FieldErrors = make(map[string][]string, len(fields))
 			for name, raw := range fields {
-				e.FieldErrors[name] = stringsOf(raw)
+				e.FieldErrors[clean(name)] = cleanAll(clean, stringsOf(raw))
 			}
 		} else {
-			e.Errors = stringsOf(doc.Errors)
+			e.Errors = cleanAll(clean, stringsOf(doc.Errors))
 		}
 	case list != nil: // a bare JSON string, or a list of them
-		e.Errors = list
+		e.Errors = cleanAll(clean, list)
 	default: // text; an HTML page or a long text says nothing the status does not
 		if text := strings.TrimSpace(string(e.Body)); len(text) <= 200 && !strings.HasPrefix(text, "<") {
 			e.Message = text
@@ -198,6 +258,14 @@ func (c *Client) apiError(hr *http.Response, method, path string) *APIError {
 		e.Message = strings.ToValidUTF8(e.Message[:maxMessage], "") + "…"
 	}
 	return e
+}
+
+// cleanAll applies clean to every string of list, in place.
+func cleanAll(clean func(string) string, list []string) []string {
+	for i, v := range list {
+		list[i] = clean(v)
+	}
+	return list
 }
 
 // firstString returns the first of raws that holds a string (or a list of

@@ -83,7 +83,7 @@ func ExampleJobsService_Cancel() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	if err := srv.Start(job.ID); err != nil { // the Worker starts
+	if err := srv.StartJob(job.ID); err != nil { // the Worker starts
 		log.Fatal(err)
 	}
 	if err := srv.Complete(job.ID); err != nil { // and completes

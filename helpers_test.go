@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/jarcoal/httpmock"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/workforce-marketplace/workforce-go"
@@ -76,4 +77,13 @@ func (c *capture) jsonBody(t *testing.T) map[string]any {
 	var m map[string]any
 	require.NoError(t, json.Unmarshal(c.body, &m), "body: %s", c.body)
 	return m
+}
+
+// assertKept checks that the document raw holds the field name as the
+// JSON text want: a field the SDK does not model stays reachable.
+func assertKept(t *testing.T, raw json.RawMessage, name, want string) {
+	t.Helper()
+	var doc map[string]json.RawMessage
+	require.NoError(t, json.Unmarshal(raw, &doc))
+	assert.JSONEq(t, want, string(doc[name]), "an unmodelled field stays reachable")
 }

@@ -54,6 +54,7 @@ type Job struct {
 
 func (j *Job) setRaw(b json.RawMessage) { j.Raw = b }
 func (j *Job) listID() int64            { return j.ID }
+func (j *Job) updated() time.Time       { return j.UpdatedAt.Time }
 
 // A Transition records a Job entering a state.
 type Transition struct {
@@ -190,9 +191,7 @@ func (s *JobsService) List(ctx context.Context, opts *JobListOptions) ([]*Job, *
 	if err := opts.check(); err != nil {
 		return nil, nil, err
 	}
-	jobs, resp, err := call[[]*Job](ctx, s.client, request{method: http.MethodGet, path: "jobs", query: opts, key: "jobs"})
-	resp.setNextPage(opts.ListOptions, len(jobs))
-	return jobs, resp, err
+	return list[*Job](ctx, s.client, jobs, opts, opts.ListOptions)
 }
 
 // All iterates over every Job that opts selects, from opts.Page on, fetching
@@ -201,14 +200,35 @@ func (s *JobsService) List(ctx context.Context, opts *JobListOptions) ([]*Job, *
 //
 // API: GET /jobs
 func (s *JobsService) All(ctx context.Context, opts *JobListOptions) iter.Seq2[*Job, error] {
-	o := JobListOptions{}
-	if opts != nil {
-		o = *opts
-	}
-	return all(ctx, o.ListOptions, func(ctx context.Context, page ListOptions) ([]*Job, *Response, error) {
-		q := o // a copy per page: the sequence may be ranged over concurrently
-		q.ListOptions = page
-		return s.List(ctx, &q)
+	return allPages(ctx, s.client, opts, s.List)
+}
+
+// Sync yields every Job changed since *watermark (every Job, when it is
+// zero), each once, in no particular order, and when the iteration ends
+// with every Job yielded, sets *watermark to the time to sync from next
+// time. After a break or an error it leaves *watermark as it was. Jobs
+// changed close to the watermark may be yielded by two syncs in a row (see
+// SyncOptions.Precision and LookBack): store them by ID.
+//
+// Nothing is skipped, even while Jobs change. The sync freezes the top of
+// its window at the server's time when it starts (GET /info's
+// utc_time_now): a Job that changes from then on gets a later updated_at,
+// leaves the window, and is the next sync's; none can enter it. The window
+// is covered by time slices, each small enough to come back in a single
+// page (a full page means: split the slice), fetched concurrently, with
+// every boundary overlapping by the timestamps' precision, so that a Job on
+// a boundary falls in a slice whether the server's bounds are inclusive or
+// exclusive; duplicates are dropped by ID. A single page, read at once,
+// cannot shift. Only when more than a page of Jobs share one timestamp is
+// such a slice walked page by page, and then again until two walks agree:
+// since Jobs only leave the window, a walk equal to the one before saw
+// every Job that stayed. The next window starts a precision (and LookBack)
+// before this one's top.
+//
+// API: GET /info, then GET /jobs with updated_after and updated_before
+func (s *JobsService) Sync(ctx context.Context, watermark *time.Time, opts *SyncOptions) iter.Seq2[*Job, error] {
+	return syncAll(ctx, s.client, watermark, opts, func(ctx context.Context, after, before time.Time, page int) ([]*Job, *Response, error) {
+		return s.List(ctx, &JobListOptions{ListOptions: ListOptions{Page: page, Per: MaxPerPage}, UpdatedAfter: after, UpdatedBefore: before})
 	})
 }
 
@@ -216,10 +236,7 @@ func (s *JobsService) All(ctx context.Context, opts *JobListOptions) iter.Seq2[*
 //
 // API: GET /jobs/:id
 func (s *JobsService) Get(ctx context.Context, id int64) (*Job, *Response, error) {
-	if err := checkID("id", id); err != nil {
-		return nil, nil, err
-	}
-	return call[*Job](ctx, s.client, request{method: http.MethodGet, path: jobPath(id), key: "job"})
+	return byID[*Job](ctx, s.client, http.MethodGet, jobs, id)
 }
 
 // Create puts a Worker on a Job Request as a filled Job. Public Pool keys

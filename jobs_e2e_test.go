@@ -40,7 +40,7 @@ func TestE2EJobLifecycle(t *testing.T) {
 	assert.Equal(t, workforce.JobFilled, job.Transitions[0].Name)
 	assert.False(t, job.CreatedAt.IsZero())
 
-	require.NoError(t, srv.Start(job.ID))
+	require.NoError(t, srv.StartJob(job.ID))
 	require.NoError(t, srv.Complete(job.ID))
 	minutes := 95
 	job, _, err = c.Jobs.Update(ctx, job.ID, &workforce.JobUpdate{ActualDuration: &minutes})

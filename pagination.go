@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"iter"
 	"net/http"
+	"sync"
 )
 
 // MaxPerPage is the most records the API returns in one page, whatever
@@ -46,7 +47,22 @@ type Response struct {
 	NextPage int
 }
 
+// newResponse wraps hr. Its Request is replaced by a copy that cannot give
+// back what was sent: no body, no GetBody (a POST /authenticate body holds
+// the keys) and no token in its URL.
 func newResponse(hr *http.Response) *Response {
+	if req := hr.Request; req != nil {
+		clean := req.WithContext(req.Context())
+		clean.Body, clean.GetBody = http.NoBody, nil
+		if clean.URL != nil && clean.URL.Query().Has("token") {
+			u := *clean.URL
+			q := u.Query()
+			q.Del("token")
+			u.RawQuery = q.Encode()
+			clean.URL = &u
+		}
+		hr.Request = clean
+	}
 	return &Response{Response: hr, RequestID: requestID(hr.Header)}
 }
 
@@ -72,38 +88,96 @@ type listed interface{ listID() int64 }
 type lister[T listed] func(ctx context.Context, page ListOptions) ([]T, *Response, error)
 
 // all iterates over every record of a list from the page start.Page on,
-// MaxPerPage at a time; start.Per is ignored. It stops after the last page,
-// at the first error (yielded with the zero T), or when the loop breaks; it
-// never asks for a page number that does not advance, and stops with
-// ErrPageRepeated when a page repeats the one before.
-func all[T listed](ctx context.Context, start ListOptions, list lister[T]) iter.Seq2[T, error] {
+// MaxPerPage at a time; start.Per is ignored. Records come in list order.
+//
+// Pages are fetched ahead, in a window that opens as the walk proves long:
+// the first page alone; once it comes back full, the next one while its
+// records are yielded; then twice as many each time a page comes back full,
+// up to window pages in flight beside the one being yielded (window is the
+// client's, WithPageWindow; 1 fetches each page after the one before is
+// done). A loop that breaks within the first page so costs one request
+// more than a walk page by page, and a long walk keeps the link busy. At
+// most window + 1 pages are held at once.
+//
+// The walk stops after the first page that is not full, at the first error
+// (yielded with the zero T), or when the loop breaks; then the requests
+// still in flight are cancelled and waited for, so no goroutine outlives
+// the loop. It stops with ErrPageRepeated when a page repeats the one
+// before, as from a server that ignores the page parameter.
+func all[T listed](ctx context.Context, c *Client, start ListOptions, list lister[T]) iter.Seq2[T, error] {
 	return func(yield func(T, error) bool) {
-		page := ListOptions{Page: max(start.Page, 1), Per: MaxPerPage}
-		err := (&ListOptions{Page: start.Page}).check()
+		var zero T
+		if ctx == nil {
+			yield(zero, errNilContext())
+			return
+		}
+		if err := (&ListOptions{Page: start.Page}).check(); err != nil {
+			yield(zero, err)
+			return
+		}
+		ctx, cancel := context.WithCancel(ctx)
+		var wg sync.WaitGroup
+		defer func() {
+			cancel()
+			wg.Wait()
+		}()
+		fetch := func(number int) <-chan fetched[T] {
+			ch := make(chan fetched[T], 1)
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				items, resp, err := list(ctx, ListOptions{Page: number, Per: MaxPerPage})
+				ch <- fetched[T]{number: number, items: items, resp: resp, err: err}
+			}()
+			return ch
+		}
+
+		next := max(start.Page, 1)
+		ahead := []<-chan fetched[T]{fetch(next)} // pages in flight, in order
+		next++
+		width := 1 // pages to keep in flight while a full page is yielded
 		var prev []T
-		for err == nil {
-			var items []T
-			var resp *Response
-			if items, resp, err = list(ctx, page); err != nil {
-				break
+		for len(ahead) > 0 {
+			p := <-ahead[0]
+			ahead = ahead[1:]
+			switch {
+			case p.err != nil:
+				yield(zero, p.err)
+				return
+			case samePage(prev, p.items):
+				yield(zero, fmt.Errorf("%w: page %d", ErrPageRepeated, p.number))
+				return
 			}
-			if samePage(prev, items) {
-				err = fmt.Errorf("%w: page %d", ErrPageRepeated, page.Page)
-				break
+			full := p.resp != nil && p.resp.NextPage > p.number
+			if full {
+				for c.window > 1 && len(ahead) < min(width, c.window) {
+					ahead = append(ahead, fetch(next))
+					next++
+				}
+				width = min(width*2, c.window)
+			} else {
+				ahead = nil // the last page: what is in flight is past the end
 			}
-			for _, item := range items {
+			for _, item := range p.items {
 				if !yield(item, nil) {
 					return
 				}
 			}
-			if resp == nil || resp.NextPage <= page.Page {
-				return
+			if full && len(ahead) == 0 { // no window: the next page once this one is done
+				ahead = append(ahead, fetch(next))
+				next++
 			}
-			page.Page, prev = resp.NextPage, items
+			prev = p.items
 		}
-		var zero T
-		yield(zero, err)
 	}
+}
+
+// fetched is one page of a walk, as its request answered.
+type fetched[T any] struct {
+	number int
+	items  []T
+	resp   *Response
+	err    error
 }
 
 // samePage reports whether two pages hold the same records, judged by the
@@ -111,4 +185,36 @@ func all[T listed](ctx context.Context, start ListOptions, list lister[T]) iter.
 func samePage[T listed](a, b []T) bool {
 	return len(a) > 0 && len(a) == len(b) &&
 		a[0].listID() == b[0].listID() && a[len(a)-1].listID() == b[len(b)-1].listID()
+}
+
+// list fetches one page of the list of r with the query q, whose paging
+// is page, and sets the answer's NextPage.
+func list[T any](ctx context.Context, c *Client, r resource, q any, page ListOptions) ([]T, *Response, error) {
+	items, resp, err := call[[]T](ctx, c, request{method: http.MethodGet, path: r.path, query: q, key: r.path})
+	resp.setNextPage(page, len(items))
+	return items, resp, err
+}
+
+// paged is an options struct that embeds ListOptions.
+type paged interface{ paging() *ListOptions }
+
+func (o *ListOptions) paging() *ListOptions { return o }
+
+// allPages iterates, as all does, over every record that fetch lists for
+// opts (nil for none), from opts.Page on. Each page is fetched with a copy
+// of the options of its own, so that the sequence may be ranged over
+// concurrently.
+func allPages[T listed, O any, P interface {
+	*O
+	paged
+}](ctx context.Context, c *Client, opts P, fetch func(context.Context, P) ([]T, *Response, error)) iter.Seq2[T, error] {
+	var o O
+	if opts != nil {
+		o = *opts
+	}
+	return all(ctx, c, *P(&o).paging(), func(ctx context.Context, page ListOptions) ([]T, *Response, error) {
+		q := o
+		*P(&q).paging() = page
+		return fetch(ctx, &q)
+	})
 }

@@ -91,8 +91,8 @@ func (d *Decimal) UnmarshalJSON(b []byte) error {
 		return nil
 	}
 	v, err := ParseDecimal(s)
-	if err != nil {
-		return err
+	if err != nil { // an answer's value, not the caller's argument
+		return fmt.Errorf("workforce: %.40q is not a decimal number", s)
 	}
 	*d = v
 	return nil
@@ -142,15 +142,15 @@ func (t *Time) UnmarshalJSON(b []byte) error {
 		*t = Time{}
 		return nil
 	}
-	s = strings.ToUpper(s) // RFC 3339 allows "t" and "z"
+	upper := strings.ToUpper(s) // RFC 3339 allows "t" and "z"
 	for _, layout := range [...]string{time.RFC3339Nano, "2006-01-02T15:04:05.999999999Z0700",
 		"2006-01-02 15:04:05.999999999Z07:00", "2006-01-02 15:04:05.999999999 -0700"} {
-		if v, err := time.Parse(layout, s); err == nil {
+		if v, err := time.Parse(layout, upper); err == nil {
 			*t = Time{v}
 			return nil
 		}
 	}
-	return fmt.Errorf("workforce: %q is not an RFC 3339 timestamp", s)
+	return fmt.Errorf("workforce: %.40q is not an RFC 3339 timestamp", s)
 }
 
 // unquote returns the text of the JSON string b, or b itself when it is not
@@ -166,4 +166,69 @@ func unquote(b []byte) (s string, quoted bool, err error) {
 	}
 	err = json.Unmarshal(b, &s)
 	return s, true, err
+}
+
+// Ptr returns a pointer to a copy of v, for the optional fields of
+// parameters where the zero value is a value to send: Ptr(false).
+func Ptr[T any](v T) *T { return &v }
+
+// wallClockLayout is how the API writes a wall-clock time.
+const wallClockLayout = "2006-01-02 15:04"
+
+// A WallClock is a date and a time of day to the minute, read off a clock
+// on the wall at the place it concerns, in no time zone: the start time of
+// a Job Request, which the API takes as "YYYY-MM-DD HH:MM" (24-hour) local
+// to the venue. A WallClock carries no zone, so no conversion can shift
+// it: 9:00 stays 9:00 whatever the zone of the program that sends it. The
+// zero value means "not set".
+type WallClock struct {
+	t time.Time // in UTC, standing for the same reading on any clock
+}
+
+// NewWallClock returns the wall-clock reading of the given date and time of
+// day. Out-of-range values are normalized as time.Date does: 24:00 on one
+// day is 00:00 on the next.
+func NewWallClock(year int, month time.Month, day, hour, minute int) WallClock {
+	return WallClock{time.Date(year, month, day, hour, minute, 0, 0, time.UTC)}
+}
+
+// WallClockOf returns the reading of t's own clock, in t's own location,
+// dropping the seconds: its zone is ignored, not converted. To post a Job
+// Request at 9:00 in the venue's zone, pass a t in that zone (or any t
+// showing 9:00).
+func WallClockOf(t time.Time) WallClock {
+	return NewWallClock(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute())
+}
+
+// ParseWallClock reads a wall-clock time written "YYYY-MM-DD HH:MM".
+func ParseWallClock(s string) (WallClock, error) {
+	t, err := time.Parse(wallClockLayout, strings.TrimSpace(s))
+	if err != nil {
+		return WallClock{}, &ArgumentError{Name: "wall clock", Reason: fmt.Sprintf("%q is not written YYYY-MM-DD HH:MM", s)}
+	}
+	return WallClock{t}, nil
+}
+
+// IsZero reports whether w is the zero WallClock, "not set".
+func (w WallClock) IsZero() bool { return w.t.IsZero() }
+
+// In returns the instant at which clocks in loc show w.
+func (w WallClock) In(loc *time.Location) time.Time {
+	return time.Date(w.t.Year(), w.t.Month(), w.t.Day(), w.t.Hour(), w.t.Minute(), 0, 0, loc)
+}
+
+// String writes w as the API takes it, "2026-11-23 09:00", or "" when zero.
+func (w WallClock) String() string {
+	if w.IsZero() {
+		return ""
+	}
+	return w.t.Format(wallClockLayout)
+}
+
+// MarshalJSON writes w as a JSON string "YYYY-MM-DD HH:MM", or null when zero.
+func (w WallClock) MarshalJSON() ([]byte, error) {
+	if w.IsZero() {
+		return []byte("null"), nil
+	}
+	return json.Marshal(w.String())
 }

@@ -47,8 +47,15 @@ func (c *clock) set(t time.Time) {
 func (s *Server) Now() time.Time { return s.clock.now() }
 
 // Advance moves the fake clock forward by d (backward for a negative d). Tokens expire, and
-// time_to_start and hours_worked change, by this clock only.
-func (s *Server) Advance(d time.Duration) { s.clock.advance(d) }
+// time_to_start and hours_worked change, by this clock only. Webhook retries that fall due are
+// sent.
+func (s *Server) Advance(d time.Duration) {
+	s.clock.advance(d)
+	s.hooks.dueRetries()
+}
 
-// SetTime moves the fake clock to t.
-func (s *Server) SetTime(t time.Time) { s.clock.set(t) }
+// SetTime moves the fake clock to t. Webhook retries that fall due are sent.
+func (s *Server) SetTime(t time.Time) {
+	s.clock.set(t)
+	s.hooks.dueRetries()
+}

@@ -2,6 +2,7 @@ package workforcetest
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"math"
@@ -27,12 +28,45 @@ func (s *Server) controlRoutes() []route {
 		{http.MethodGet, "/_fake/requests", true, s.controlRequests},
 		{http.MethodDelete, "/_fake/requests", true, func(*call) (any, error) { s.ResetRequests(); return struct{}{}, nil }},
 		{http.MethodGet, "/_fake/seed", true, func(*call) (any, error) { return s.Seed(), nil }},
+		{http.MethodPost, "/_fake/webhooks", true, s.controlAddReceiver},
+		{http.MethodGet, "/_fake/webhooks/attempts", true, func(*call) (any, error) {
+			return map[string][]WebhookAttempt{"attempts": s.WebhookAttempts()}, nil
+		}},
+		{http.MethodPost, "/_fake/webhooks/wait", true, s.controlWaitWebhooks},
 	}
-	for verb, move := range map[string]func(int64) error{"start": s.Start, "pause": s.Pause,
+	for verb, move := range map[string]func(int64) error{"post": s.PostJobRequest, "cancel": s.CancelJobRequest} {
+		routes = append(routes, route{http.MethodPost, "/_fake/job_requests/{id}/" + verb, true,
+			controlMove(move, s.JobRequestState)})
+	}
+	routes = append(routes, route{http.MethodPost, "/_fake/workers/{id}/badges", true, s.controlGrantBadge})
+	for verb, move := range map[string]func(int64) error{"start": s.StartJob, "pause": s.Pause,
 		"complete": s.Complete, "withdraw": s.Withdraw, "approve": s.Approve, "no_show": s.NoShow} {
-		routes = append(routes, route{http.MethodPost, "/_fake/jobs/{id}/" + verb, true, s.controlMove(move)})
+		routes = append(routes, route{http.MethodPost, "/_fake/jobs/{id}/" + verb, true, controlMove(move, s.JobState)})
 	}
 	return routes
+}
+
+// controlAddReceiver serves POST /_fake/webhooks?url=U: AddWebhookReceiver, answering {}.
+func (s *Server) controlAddReceiver(c *call) (any, error) {
+	u, ok := c.p.str("url")
+	if !ok {
+		return nil, invalid("url", "can't be blank")
+	}
+	if err := s.AddWebhookReceiver(u); err != nil {
+		return nil, invalid("url", err.Error())
+	}
+	return struct{}{}, nil
+}
+
+// controlWaitWebhooks serves POST /_fake/webhooks/wait: WaitWebhooks for at most 10 seconds of
+// real time, answering {} or a 422 when deliveries are still in flight then.
+func (s *Server) controlWaitWebhooks(c *call) (any, error) {
+	ctx, cancel := context.WithTimeout(c.r.Context(), 10*time.Second)
+	defer cancel()
+	if err := s.WaitWebhooks(ctx); err != nil {
+		return nil, invalid("webhooks", "still in flight after 10 seconds")
+	}
+	return struct{}{}, nil
 }
 
 // controlCreate serves apply or accept: POST /_fake/job_requests/{id}/…?worker_id=N answers
@@ -56,8 +90,9 @@ func controlCreate(create func(jobRequestID, workerID int64) (int64, error)) fun
 	}
 }
 
-// controlMove serves POST /_fake/jobs/{id}/<move>, which answers {"state": "<the new state>"}.
-func (s *Server) controlMove(move func(jobID int64) error) func(*call) (any, error) {
+// controlMove serves POST /_fake/jobs/{id}/<move> and /_fake/job_requests/{id}/<move>, which
+// answer {"state": "<the new state>"} as stateOf reads it.
+func controlMove(move func(id int64) error, stateOf func(id int64) (string, bool)) func(*call) (any, error) {
 	return func(c *call) (any, error) {
 		id, err := c.pathID()
 		if err == nil {
@@ -66,9 +101,27 @@ func (s *Server) controlMove(move func(jobID int64) error) func(*call) (any, err
 		if err != nil {
 			return nil, controlError(err)
 		}
-		state, _ := s.JobState(id)
+		state, _ := stateOf(id)
 		return map[string]string{"state": state}, nil
 	}
+}
+
+// controlGrantBadge serves POST /_fake/workers/{id}/badges?badge_id=N: GrantBadge, answering
+// {"worker_id": N, "badge_id": M}.
+func (s *Server) controlGrantBadge(c *call) (any, error) {
+	workerID, err := c.pathID()
+	if err != nil {
+		return nil, err
+	}
+	fe := fieldErrors{}
+	badgeID := c.p.id(fe, "badge_id", "badge_id")
+	if err := fe.err(); err != nil {
+		return nil, err
+	}
+	if err := s.GrantBadge(workerID, badgeID); err != nil {
+		return nil, controlError(err)
+	}
+	return map[string]int64{"worker_id": workerID, "badge_id": badgeID}, nil
 }
 
 // controlError answers the error of a move with the status of the API error it wraps (404 for

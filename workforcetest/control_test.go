@@ -189,3 +189,52 @@ func TestControlRequests(t *testing.T) {
 	assert.Equal(t, obj{"requests": []any{}}, body)
 	assert.Empty(t, f.Requests())
 }
+
+func TestControlJobRequestMoves(t *testing.T) {
+	t.Parallel()
+	f := newFake(t)
+	seed := f.Seed()
+	jr := func(id int64, verb string) string { return "job_requests/" + strconv.FormatInt(id, 10) + "/" + verb }
+
+	status, body := f.control(http.MethodPost, jr(seed.DraftJobRequestID, "post"))
+	require.Equal(t, http.StatusOK, status, body)
+	assert.Equal(t, obj{"state": "posted"}, body)
+	assert.Equal(t, "posted", f.jrState(seed.DraftJobRequestID))
+
+	job := idOf(f.createJob(seed.WorkerIDs[1], seed.JobRequest1099ID))
+	status, body = f.control(http.MethodPost, jr(seed.JobRequest1099ID, "cancel"))
+	require.Equal(t, http.StatusOK, status, body)
+	assert.Equal(t, obj{"state": "cancelled"}, body)
+	state, _ := f.JobState(job)
+	assert.Equal(t, "cancelled", state, "its open Jobs with it")
+
+	worker := strconv.FormatInt(seed.WorkerIDs[1], 10)
+	status, body = f.control(http.MethodPost, "workers/"+worker+"/badges", "badge_id", strconv.FormatInt(seed.BadgeID, 10))
+	require.Equal(t, http.StatusOK, status, body)
+	assert.Equal(t, obj{"worker_id": float64(seed.WorkerIDs[1]), "badge_id": float64(seed.BadgeID)}, body)
+	_, err := f.Accept(seed.BadgeJobRequestID, seed.WorkerIDs[1])
+	require.NoError(t, err, "the granted Badge counts")
+
+	for name, tc := range map[string]struct {
+		path   string
+		query  []string
+		status int
+		field  string
+	}{
+		"post a posted one":   {jr(seed.DraftJobRequestID, "post"), nil, http.StatusUnprocessableEntity, "state"},
+		"post unknown":        {jr(999999, "post"), nil, http.StatusNotFound, ""},
+		"cancel twice":        {jr(seed.JobRequest1099ID, "cancel"), nil, http.StatusUnprocessableEntity, "state"},
+		"cancel unknown":      {jr(999999, "cancel"), nil, http.StatusNotFound, ""},
+		"badge without id":    {"workers/" + worker + "/badges", nil, http.StatusUnprocessableEntity, "badge_id"},
+		"unknown badge":       {"workers/" + worker + "/badges", []string{"badge_id", "999999"}, http.StatusNotFound, ""},
+		"badge to a employer": {"workers/" + strconv.FormatInt(seed.EmployerID, 10) + "/badges", []string{"badge_id", "301"}, http.StatusNotFound, ""},
+		"malformed worker":    {"workers/x/badges", []string{"badge_id", "301"}, http.StatusNotFound, ""},
+	} {
+		status, body := f.control(http.MethodPost, tc.path, tc.query...)
+		assert.Equal(t, tc.status, status, "%s: %v", name, body)
+		assert.NotEmpty(t, body["error"], name)
+		if tc.field != "" {
+			assert.Contains(t, fieldErrors(t, body), tc.field, name)
+		}
+	}
+}

@@ -3,13 +3,16 @@
 //
 // The fake keeps its own records and writes its own JSON by the wire contract; it shares no code
 // with the SDK, so a decoding mistake in the SDK fails a test instead of agreeing with itself.
-// It serves POST /api_v2/authenticate, GET /api_v2/info and the Jobs endpoints; any other path
-// answers 404. Every fake starts with the same seeded Customers, Users, Job Requests and one
-// Job (see Seed), has random keys, and has a clock of its own that stands still unless the test
+// It serves POST /api_v2/authenticate, GET /api_v2/info and the endpoints of Jobs, Job
+// Requests, Multi-day Job Requests, Customers and Badges; any other path answers 404. Every
+// fake starts with the same seeded Customers, Badge, Users, Job Requests, Multi-day Job Request
+// and one Job (see Seed), has random keys, and has a clock of its own that stands still unless the test
 // moves it (Server.Advance), so that tokens expire on demand.
 //
-// Moves that happen outside the API, such as a Worker starting or completing a Job, are methods
-// of Server (Server.Start, Server.Complete, ..., and over HTTP the control API below); scripted failures (a 503 with Retry-After, a
+// Moves that happen outside the API, such as a Worker starting or completing a Job, a draft
+// Job Request being posted or a Worker earning a Badge, are methods of Server (Server.StartJob,
+// Server.Complete, Server.PostJobRequest, Server.GrantBadge, ..., and over HTTP the control API
+// below); scripted failures (a 503 with Retry-After, a
 // dropped connection, a slow answer) are injected with Server.InjectFault; and Server.Requests
 // reports what the fake received, with tokens and keys removed.
 //
@@ -25,7 +28,7 @@
 //			WorkerID: seed.WorkerIDs[1], JobRequestID: seed.JobRequest1099ID,
 //		})
 //		require.NoError(t, err)
-//		require.NoError(t, srv.Start(job.ID)) // the Worker checks in
+//		require.NoError(t, srv.StartJob(job.ID)) // the Worker checks in
 //
 //		srv.InjectFault(workforcetest.Fault{Method: "PATCH", Path: fmt.Sprintf("/api_v2/jobs/%d", job.ID),
 //			Status: 503, RetryAfter: "1"})   // the first try fails, the SDK retries
@@ -44,6 +47,63 @@
 // within 30 seconds and an answer be written within a minute; a Delay fault lifts both limits
 // for its request.
 //
+// # Job Requests
+//
+// A Job Request is created posted, or draft when job_request[state] says so (state is required:
+// posted or draft); PATCH moves it from draft to posted by job_request[state]=posted, and cancels
+// it by the top-level state=cancelled (any state before completed), which cancels its pending,
+// filled, in_progress and paused Jobs too, each with a transition and with cancelled_reason the
+// top-level cancelled_reason, else "job_request_cancelled". Its other moves follow its Jobs, as
+// the contract's table says: posted ↔ filled as slots fill and free (a Job holds a slot while
+// filled, in_progress, paused, completed or approved, and filling a Job Request with no open slot
+// is a 422 on job_request_id), → in_progress when a Job starts (also from unfilled), →
+// completed when every started Job completed and no filled Job waits to start, → approved when
+// every completed Job is approved; posted, unassigned and filled ones with an open slot become
+// unfilled when the fake clock reaches their start time (checked before every request and
+// outside move, and dated at the start time).
+// No move of the fake enters unassigned. A draft or cancelled Job Request takes no new Jobs; a
+// completed or approved one still takes late ones without moving back.
+//
+// Written fields: without job_request[employer_id] a Job Request belongs to Seed.EmployerID, and
+// customer_id is always its employer's Customer, which must allow the classification
+// (can_post_w2, can_post_1099); start_time is read as "YYYY-MM-DD HH:MM" in the API's zone
+// (UTC-7) or as RFC 3339 and written as RFC 3339 with that offset; job_request[can] is accepted
+// and ignored; push_all_notifications_asap is kept but, not being a Job Request field of the
+// contract, not written back. Rankings list the Workers with
+// a Job on the Job Request (any state) and its preferred candidates, and after re_rank_workers
+// every Worker, never the banned ones; score = rating / 5 (0.5 without a rating) + 0.05 for a
+// preferred candidate, at most 1, as "0.00"; ties go to the lower id. resend_notifications takes
+// push_all_notifications_asap (on/off) at the top level or under job_request.
+//
+// A Multi-day Job Request's days (job_request_ids, oldest first) are the Job Requests created or
+// updated with multi_day true and its id as multi_day_job_request_id, which must exist (else a
+// 422); repeat_number is a whole number ≥ 1 or null. GET /multi_day_job_requests lists them,
+// pages like every list, without filters.
+//
+// The pending workflow (Server.Apply) needs use_pending_state on both the Job Request and its
+// Customer. A Job on a Job Request with badge_requirements needs a Worker holding each of those
+// Badges (Server.GrantBadge); otherwise POST /jobs, /jobs/assign, Apply and Accept answer 422 on
+// worker_id. Deleting a Badge a Job Request requires is a 422; deleting another one takes it from
+// the Workers holding it.
+//
+// # Access levels
+//
+// Public Pool keys see only the Job Requests they created and their Jobs (other ids are 404 for
+// them) and get 403 on every Job Request write (create, update, cancel, resend_notifications,
+// re_rank_workers) and on rankings. They may read Multi-day Job Requests (job_request_ids then
+// lists only their own days) but get 403 on creating or updating them, since the days are Job
+// Requests they may not create. Customers and Badges are not limited (CONTRACT §7 does not
+// limit them): both pools read and write the same ones.
+//
+// # Customers
+//
+// Customer names are unique case-insensitively; PUT and PATCH are the same partial update. A
+// null parameter clears an optional field. GET /customers/exists needs a non-blank name (else
+// 422). POST /customers/timesheet_import reads the multipart field "file" (a 422 on "file" when it
+// is missing, not UTF-8 CSV, or lacks a job_id or actual_duration header, matched
+// case-insensitively); its body may be up to 8 MiB, every other body 1 MiB. A row's Job must be
+// one the key may see; a row of fewer columns than needed is rejected.
+//
 // The same fake runs as a standalone program, cmd/workforce-fake, for tests written in other
 // languages or for trying an application by hand.
 //
@@ -56,14 +116,22 @@
 //
 //	POST   /_fake/job_requests/{id}/apply?worker_id=N   Apply          {"job_id": 1002}
 //	POST   /_fake/job_requests/{id}/accept?worker_id=N  Accept         {"job_id": 1002}
-//	POST   /_fake/jobs/{id}/start                       Start          {"state": "in_progress"}
+//	POST   /_fake/jobs/{id}/start                       StartJob       {"state": "in_progress"}
 //	       … /pause, /complete, /withdraw, /approve, /no_show: Pause, Complete, Withdraw, Approve, NoShow
+//	POST   /_fake/job_requests/{id}/post                PostJobRequest {"state": "posted"}
+//	POST   /_fake/job_requests/{id}/cancel              CancelJobRequest {"state": "cancelled"}
+//	POST   /_fake/workers/{id}/badges?badge_id=N        GrantBadge     {"worker_id": 105, "badge_id": 301}
 //	GET    /_fake/clock                                 Now            {"now": "2026-11-23T04:50:40Z"}
-//	POST   /_fake/clock/advance?seconds=N               Advance        {"now": "…"} (N may be negative)
+//	POST   /_fake/clock/advance?seconds=N               Advance        {"now": "…"} (N may be negative;
+//	                                                                   Job Requests reached become unfilled)
 //	POST   /_fake/faults                                InjectFault    {}
 //	GET    /_fake/requests                              Requests       {"requests": [{"method", "path", "query", "header", "body", "time"}]}
 //	DELETE /_fake/requests                              ResetRequests  {}
 //	GET    /_fake/seed                                  Seed           {"customer_id": 11, …}
+//	POST   /_fake/webhooks?url=U                        AddWebhookReceiver {}
+//	GET    /_fake/webhooks/attempts                     WebhookAttempts {"attempts": [{"url", "resource", "id", "state",
+//	                                                    "attempt", "status", "error", "time", "body", "signature"}]}
+//	POST   /_fake/webhooks/wait                         WaitWebhooks   {} (waits at most 10 s)
 //
 // POST /_fake/faults takes a Fault as a JSON object, with the delay in milliseconds and no
 // other fields: {"method": "GET", "path": "/api_v2/jobs", "times": 2, "status": 503,

@@ -49,7 +49,7 @@ func ExampleServer_Accept() {
 		fmt.Println(err)
 		return
 	}
-	for _, move := range []func(int64) error{srv.Start, srv.Complete, srv.Approve} {
+	for _, move := range []func(int64) error{srv.StartJob, srv.Complete, srv.Approve} {
 		if err := move(jobID); err != nil {
 			fmt.Println(err)
 			return

@@ -7,3 +7,23 @@ import "time"
 func WithTimeouts(read, write time.Duration) Option {
 	return func(c *config) { c.readTimeout, c.writeTimeout = read, write }
 }
+
+// Change is one state change as the commit point hands it on, for tests.
+type Change struct {
+	Kind  string
+	ID    int64
+	State string
+}
+
+// OnCommit sets the function the commit point calls after each commit with its state changes.
+func (s *Server) OnCommit(fn func([]Change)) {
+	s.st.mu.Lock()
+	defer s.st.mu.Unlock()
+	s.st.committed = func(changes []change) {
+		out := make([]Change, len(changes))
+		for i, c := range changes {
+			out[i] = Change{Kind: c.kind, ID: c.id, State: c.state}
+		}
+		fn(out)
+	}
+}

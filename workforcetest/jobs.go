@@ -20,19 +20,10 @@ type jobFilter struct {
 // readJobFilter reads the filters of GET /jobs. Unknown enum values match nothing; a malformed
 // number or date-time is a 422.
 func readJobFilter(p params, fe fieldErrors) jobFilter {
-	f := jobFilter{states: commaList(p, "state"), updated: readUpdatedRange(p, fe)}
-	if _, ok := p.str("job_request_id"); ok {
-		f.jobRequestID = p.id(fe, "job_request_id", "job_request_id")
-	}
+	f := jobFilter{states: commaList(p, "state"), updated: readUpdatedRange(p, fe),
+		jobRequestID: optionalID(p, fe, "job_request_id"), w2HourlyRate: readRateFilter(p, fe)}
 	f.classification, _ = p.str("classification")
 	f.w2PayStatus, _ = p.str("w2_pay_status")
-	if s, ok := p.str("w2_hourly_rate"); ok {
-		rate, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-		if err != nil {
-			fe.add("w2_hourly_rate", "is not a number")
-		}
-		f.w2HourlyRate = &rate
-	}
 	return f
 }
 
@@ -43,25 +34,17 @@ func (f jobFilter) match(j *job) bool {
 		f.jobRequestID != 0 && j.jobRequestID != f.jobRequestID,
 		f.classification != "" && j.classification != f.classification,
 		f.w2PayStatus != "" && j.w2PayStatus != f.w2PayStatus,
-		!f.updated.contains(j.updatedAt):
+		!f.updated.contains(j.updatedAt),
+		!rateMatches(f.w2HourlyRate, j.w2HourlyRate):
 		return false
-	case f.w2HourlyRate != nil:
-		rate, err := strconv.ParseFloat(j.w2HourlyRate, 64)
-		return err == nil && rate == *f.w2HourlyRate
 	}
 	return true
 }
 
-// answerJob runs find under st.mu and answers the Job it finds wrapped as {"job": {...}}, the
-// answer of show, create and update.
+// answerJob runs find inside st.run and answers the Job it finds wrapped as {"job": {...}},
+// the answer of show, create and update.
 func (st *store) answerJob(find func() (*job, error)) (any, error) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	j, err := find()
-	if err != nil {
-		return nil, err
-	}
-	return map[string]jobJSON{"job": st.renderJob(j)}, nil
+	return answerOne(st, "job", find, st.renderJob)
 }
 
 // listJobs serves GET /api_v2/jobs: the visible Jobs that pass the filters, newest first, one page.
@@ -72,19 +55,12 @@ func (s *Server) listJobs(c *call) (any, error) {
 	if err := fe.err(); err != nil {
 		return nil, err
 	}
-	s.st.mu.Lock()
-	defer s.st.mu.Unlock()
-	var matched []*job
-	for _, j := range sortedDesc(s.st.jobs) {
-		if s.st.visible(j, c.pool) && f.match(j) {
-			matched = append(matched, j)
-		}
-	}
-	out := []jobJSON{}
-	for _, j := range pageOf(matched, pg) {
-		out = append(out, s.st.renderJob(j))
-	}
-	return map[string][]jobJSON{"jobs": out}, nil
+	var out []jobJSON
+	err := s.st.run(func() error {
+		out = listPage(s.st.jobs.desc(), pg, func(j *job) bool { return s.st.visible(j, c.pool) && f.match(j) }, s.st.renderJob)
+		return nil
+	})
+	return map[string][]jobJSON{"jobs": out}, err
 }
 
 // getJob serves GET /api_v2/jobs/:id. The Public Pool sees only Jobs of its own Job Requests.
@@ -116,10 +92,7 @@ func (s *Server) createJob(c *call) (any, error) {
 
 // updateJob serves PATCH /api_v2/jobs/:id. 403 for the Public Pool.
 func (s *Server) updateJob(c *call) (any, error) {
-	if err := c.forbidPublic(); err != nil {
-		return nil, err
-	}
-	id, err := c.pathID()
+	id, err := c.privateID()
 	if err != nil {
 		return nil, err
 	}

@@ -3,7 +3,6 @@ package workforcetest
 import (
 	"math"
 	"net/http"
-	"slices"
 	"time"
 )
 
@@ -110,21 +109,21 @@ const (
 )
 
 // move changes j to state `to` if the state table allows it, sets the timestamps the move means,
-// appends a transition and bumps updated_at. A disallowed move is a 422 on "state".
+// appends a transition, bumps updated_at, records the change for the commit and moves the Job
+// Request accordingly. A disallowed move is a 422 on "state"; filling a Job Request whose slots
+// are all taken is a 422 on "job_request_id". The caller holds st.mu (inside st.run).
 func (st *store) move(j *job, to string, at where) error {
-	from, known := movesTo(to)
-	var refusal string
-	switch {
-	case !known:
-		refusal = "is not a Job state: " + to
-	case !slices.Contains(from, j.state):
-		refusal = "cannot change from " + describe(j.state) + " to " + to
-	case to == statePaused && j.classification != classW2:
+	refusal := stateTable(movesTo).refusal(j.state, to, "Job")
+	if refusal == "" && to == statePaused && j.classification != classW2 {
 		refusal = "cannot change to paused: only W2 Jobs can be paused"
 	}
 	if refusal != "" {
 		return &apiError{status: http.StatusUnprocessableEntity, msg: "job " + itoa(j.id) + ": state " + refusal,
 			fields: fieldErrors{"state": {refusal}}}
+	}
+	jr := st.jobRequests.rows[j.jobRequestID]
+	if to == stateFilled && jr != nil && st.filledSlots(jr) >= jr.slots {
+		return invalid("job_request_id", "job request "+itoa(jr.id)+" has no open slot")
 	}
 	now := st.now()
 	if j.state == stateInProgress {
@@ -150,12 +149,19 @@ func (st *store) move(j *job, to string, at where) error {
 	case stateRejected, stateCancelled, stateWithdrawn, stateNoShow:
 		j.finishedAt = now
 	}
-	t := transition{id: next(&st.lastID.transition), name: to, createdAt: now}
-	if jr, ok := st.jobRequests[j.jobRequestID]; ok && at == onSite {
+	t := transition{id: next(&st.lastTransition), name: to, createdAt: now}
+	if jr != nil && at == onSite {
 		t.latitude, t.longitude = jr.latitude, jr.longitude
 	}
 	j.state, j.updatedAt = to, now
 	j.transitions = append(j.transitions, t)
+	if j.id == 0 {
+		return nil // a new Job: createJob commits it once it has its id
+	}
+	st.recordChange(changedJob, j.id, to)
+	if jr != nil {
+		st.syncJobRequest(jr)
+	}
 	return nil
 }
 
@@ -178,18 +184,25 @@ const (
 // Unknown ids and that conflict are 422s on worker_id or job_request_id.
 func (st *store) createJob(jobRequestID, workerID int64, state, notes string, refill bool) (*job, error) {
 	fe := fieldErrors{}
-	jr, ok := st.jobRequests[jobRequestID]
-	if !ok {
+	jr, ok := st.jobRequests.rows[jobRequestID]
+	switch {
+	case !ok:
 		fe.add("job_request_id", "does not exist")
+	case !jobRequestTakesJobs(jr.state):
+		fe.add("job_request_id", "is "+jr.state+"; it takes no Jobs")
 	}
-	if _, msg := st.userOfKind(workerID, kindWorker); msg != "" {
+	worker, msg := st.userOfKind(workerID, kindWorker)
+	if msg != "" {
 		fe.add("worker_id", msg)
 	}
 	if err := fe.err(); err != nil {
 		return nil, err
 	}
+	if missing := st.missingBadges(jr, worker); missing != "" {
+		return nil, invalid("worker_id", "does not hold the badges job request "+itoa(jr.id)+" requires: "+missing)
+	}
 	var withdrawn *job
-	for _, j := range st.jobs {
+	for _, j := range st.jobs.rows {
 		if j.jobRequestID != jobRequestID || j.workerID != workerID {
 			continue
 		}
@@ -205,7 +218,7 @@ func (st *store) createJob(jobRequestID, workerID int64, state, notes string, re
 	}
 	now := st.now()
 	j := &job{
-		id: next(&st.lastID.job), jobRequestID: jr.id, workerID: workerID,
+		jobRequestID: jr.id, workerID: workerID,
 		createdAt: now, requestorNotes: notes, classification: jr.classification,
 		adjustedWage: jr.wage,
 	}
@@ -215,7 +228,9 @@ func (st *store) createJob(jobRequestID, workerID int64, state, notes string, re
 	if err := st.move(j, state, offSite); err != nil {
 		return nil, err
 	}
-	st.jobs[j.id] = j
+	j.id = st.jobs.insert(j)
+	st.recordChange(changedJob, j.id, j.state)
+	st.syncJobRequest(jr)
 	return j, nil
 }
 
@@ -225,7 +240,7 @@ func (st *store) visible(j *job, p pool) bool {
 	if p != poolPublic {
 		return true
 	}
-	jr, ok := st.jobRequests[j.jobRequestID]
+	jr, ok := st.jobRequests.rows[j.jobRequestID]
 	return ok && jr.createdBy == poolPublic
 }
 

@@ -3,6 +3,7 @@ package workforcetest
 import (
 	"math"
 	"math/big"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -95,4 +96,50 @@ func commaList(p params, name string) []string {
 		}
 	}
 	return out
+}
+
+// listPage answers one page of the items that keep accepts, each rendered by render; an empty
+// page is an empty array, never null.
+func listPage[T, J any](items []*T, pg page, keep func(*T) bool, render func(*T) J) []J {
+	var matched []*T
+	for _, item := range items {
+		if keep(item) {
+			matched = append(matched, item)
+		}
+	}
+	out := []J{}
+	for _, item := range pageOf(matched, pg) {
+		out = append(out, render(item))
+	}
+	return out
+}
+
+// optionalID reads an id filter: 0 when absent, a 422 when not a positive integer.
+func optionalID(p params, fe fieldErrors, name string) int64 {
+	if _, ok := p.str(name); !ok {
+		return 0
+	}
+	return p.id(fe, name, name)
+}
+
+// readRateFilter reads the w2_hourly_rate filter: nil when absent, a 422 when not a number.
+func readRateFilter(p params, fe fieldErrors) *float64 {
+	s, ok := p.str("w2_hourly_rate")
+	if !ok {
+		return nil
+	}
+	rate, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil {
+		fe.add("w2_hourly_rate", "is not a number")
+	}
+	return &rate
+}
+
+// rateMatches tells whether the decimal value equals the filter (a nil filter matches all).
+func rateMatches(filter *float64, value string) bool {
+	if filter == nil {
+		return true
+	}
+	rate, err := strconv.ParseFloat(value, 64)
+	return err == nil && rate == *filter
 }

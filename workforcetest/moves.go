@@ -1,46 +1,65 @@
 package workforcetest
 
-import "fmt"
+import (
+	"fmt"
+	"net/http"
+)
 
 // The moves below happen outside the API: a Worker's app, a requestor's dashboard, the
-// platform's back office. Each one obeys the state table of CONTRACT §6, appends a transition
-// and bumps updated_at, and returns a descriptive error for a disallowed move or an unknown id.
+// platform's back office. Each one obeys the state tables of CONTRACT §6, appends a transition
+// (Jobs), bumps updated_at, moves the Job Request along with its Jobs, and returns a descriptive
+// error for a disallowed move or an unknown id. Each is committed through the store's one
+// commit point.
+
+// outside runs fn through the commit point and prefixes an error with the move's verb.
+func (s *Server) outside(verb string, fn func() error) error {
+	if err := s.st.run(fn); err != nil {
+		return fmt.Errorf("workforcetest: %s: %w", verb, err)
+	}
+	return nil
+}
 
 // Apply makes workerID apply to jobRequestID: a new pending Job. It is allowed only when both
 // the Job Request and its Customer use the pending workflow (Seed.PendingJobRequestID does).
 func (s *Server) Apply(jobRequestID, workerID int64) (int64, error) {
-	s.st.mu.Lock()
-	defer s.st.mu.Unlock()
-	jr, ok := s.st.jobRequests[jobRequestID]
-	if !ok {
-		return 0, fmt.Errorf("workforcetest: apply: job request %d does not exist", jobRequestID)
-	}
-	if c, ok := s.st.customers[jr.customerID]; !ok || !c.usePendingState || !jr.usePendingState {
-		return 0, fmt.Errorf("workforcetest: apply: job request %d and its customer do not both use the pending workflow", jobRequestID)
-	}
-	return s.st.outsideCreate("apply", jobRequestID, workerID, statePending, newJobAlways)
+	var id int64
+	err := s.outside("apply", func() error {
+		jr, ok := s.st.jobRequests.rows[jobRequestID]
+		if !ok {
+			return errorf(http.StatusNotFound, "job request %d does not exist", jobRequestID)
+		}
+		if c, ok := s.st.customers.rows[jr.customerID]; !ok || !c.usePendingState || !jr.usePendingState {
+			return errorf(http.StatusUnprocessableEntity,
+				"job request %d and its customer do not both use the pending workflow", jobRequestID)
+		}
+		j, err := s.st.createJob(jobRequestID, workerID, statePending, "", newJobAlways)
+		if err == nil {
+			id = j.id
+		}
+		return err
+	})
+	return id, err
 }
 
 // Accept makes workerID accept jobRequestID: a new filled Job, or, when the Worker withdrew from
 // it before, that withdrawn Job filled again. It answers the Job's id.
 func (s *Server) Accept(jobRequestID, workerID int64) (int64, error) {
-	s.st.mu.Lock()
-	defer s.st.mu.Unlock()
-	return s.st.outsideCreate("accept", jobRequestID, workerID, stateFilled, refillWithdrawnJobs)
+	var id int64
+	err := s.outside("accept", func() error {
+		j, err := s.st.createJob(jobRequestID, workerID, stateFilled, "", refillWithdrawnJobs)
+		if err == nil {
+			id = j.id
+		}
+		return err
+	})
+	return id, err
 }
 
-// outsideCreate runs createJob for the move named verb. The caller holds st.mu.
-func (st *store) outsideCreate(verb string, jobRequestID, workerID int64, state string, refill bool) (int64, error) {
-	j, err := st.createJob(jobRequestID, workerID, state, "", refill)
-	if err != nil {
-		return 0, fmt.Errorf("workforcetest: %s: %w", verb, err)
-	}
-	return j.id, nil
-}
-
-// Start starts the Job (the Worker checks in, or the requestor starts it): filled or paused to
+// StartJob starts the Job (the Worker checks in, or the requestor starts it): filled or paused to
 // in_progress. started_at is set the first time.
-func (s *Server) Start(jobID int64) error { return s.moveJob("start", jobID, stateInProgress, onSite) }
+func (s *Server) StartJob(jobID int64) error {
+	return s.moveJob("start", jobID, stateInProgress, onSite)
+}
 
 // Pause pauses a W2 Job: in_progress to paused. 1099 Jobs cannot be paused.
 func (s *Server) Pause(jobID int64) error { return s.moveJob("pause", jobID, statePaused, onSite) }
@@ -67,42 +86,83 @@ func (s *Server) NoShow(jobID int64) error { return s.moveJob("no show", jobID, 
 
 // moveJob moves the Job with id to state `to`; verb names the move in an error.
 func (s *Server) moveJob(verb string, id int64, to string, at where) error {
-	s.st.mu.Lock()
-	defer s.st.mu.Unlock()
-	j, err := s.st.job(id)
-	if err == nil {
-		err = s.st.move(j, to, at)
-	}
-	if err != nil {
-		return fmt.Errorf("workforcetest: %s: %w", verb, err)
-	}
-	return nil
+	return s.outside(verb, func() error {
+		j, err := s.st.job(id)
+		if err != nil {
+			return err
+		}
+		return s.st.move(j, to, at)
+	})
 }
 
 // PayW2 records the payroll payment of an approved W2 Job: w2_pay_status becomes paid and
 // w2_payment_ref is set to paymentRef. It is not a state change, so no transition is appended.
 func (s *Server) PayW2(jobID int64, paymentRef string) error {
-	s.st.mu.Lock()
-	defer s.st.mu.Unlock()
-	j, err := s.st.job(jobID)
-	switch {
-	case err != nil:
-		return fmt.Errorf("workforcetest: pay: %w", err)
-	case j.classification != classW2 || j.state != stateApproved:
-		return fmt.Errorf("workforcetest: pay: job %d is a %s job in state %s; only approved w2 jobs are paid",
-			jobID, j.classification, j.state)
-	}
-	j.w2PayStatus, j.w2PaymentRef, j.updatedAt = payPaid, paymentRef, s.st.now()
-	return nil
+	return s.outside("pay", func() error {
+		j, err := s.st.job(jobID)
+		switch {
+		case err != nil:
+			return err
+		case j.classification != classW2 || j.state != stateApproved:
+			return errorf(http.StatusUnprocessableEntity, "job %d is a %s job in state %s; only approved w2 jobs are paid",
+				jobID, j.classification, j.state)
+		}
+		j.w2PayStatus, j.w2PaymentRef, j.updatedAt = payPaid, paymentRef, s.st.now()
+		return nil
+	})
 }
 
 // JobState answers the state of the Job with jobID, and false if there is no such Job.
 func (s *Server) JobState(jobID int64) (string, bool) {
-	s.st.mu.Lock()
-	defer s.st.mu.Unlock()
-	j, ok := s.st.jobs[jobID]
-	if !ok {
-		return "", false
-	}
-	return j.state, true
+	return stateOf(s.st, &s.st.jobs, jobID, func(j *job) string { return j.state })
+}
+
+// stateOf answers the state of the record with id in rows, and false if there is none.
+func stateOf[T any](st *store, rows *table[T], id int64, state func(*T) string) (string, bool) {
+	var out string
+	var ok bool
+	_ = st.run(func() error {
+		if v := rows.rows[id]; v != nil {
+			out, ok = state(v), true
+		}
+		return nil
+	})
+	return out, ok
+}
+
+// PostJobRequest posts a draft Job Request (the requestor publishes it): draft to posted.
+func (s *Server) PostJobRequest(jobRequestID int64) error {
+	return s.outside("post job request", func() error {
+		jr, err := s.st.visibleJobRequest(jobRequestID, poolPrivate)
+		if err != nil {
+			return err
+		}
+		if jr.state != stateDraft {
+			return invalid("state", "cannot post job request "+itoa(jr.id)+": it is "+jr.state+", not draft")
+		}
+		return s.st.moveJobRequest(jr, statePosted, s.st.now())
+	})
+}
+
+// CancelJobRequest cancels a Job Request from outside the API (the requestor's dashboard or the
+// back office): any state before completed to cancelled. Its open Jobs (pending, filled,
+// in_progress, paused) are cancelled with it, with cancelled_reason "job_request_cancelled".
+func (s *Server) CancelJobRequest(jobRequestID int64) error {
+	return s.outside("cancel job request", func() error {
+		jr, err := s.st.visibleJobRequest(jobRequestID, poolPrivate)
+		if err != nil {
+			return err
+		}
+		return s.st.cancelJobRequest(jr, reasonJobRequestCancelled)
+	})
+}
+
+// reasonJobRequestCancelled is the cancelled_reason of the Jobs a Job Request's cancellation
+// cancels when no reason is given.
+const reasonJobRequestCancelled = "job_request_cancelled"
+
+// JobRequestState answers the state of the Job Request with jobRequestID (with the cut-off of
+// its start time applied), and false if there is no such Job Request.
+func (s *Server) JobRequestState(jobRequestID int64) (string, bool) {
+	return stateOf(s.st, &s.st.jobRequests, jobRequestID, func(jr *jobRequest) string { return jr.state })
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"mime"
+	"mime/multipart"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -17,26 +18,28 @@ const maxBody = 1 << 20
 
 // body is a request body as read, and decoded: a JSON object, a form, or neither.
 type body struct {
-	raw  []byte
-	json map[string]any
-	form url.Values
+	raw   []byte
+	json  map[string]any
+	form  url.Values
+	files map[string][]byte // the file parts of a multipart/form-data body
 }
 
-// readBody reads at most maxBody bytes of the request body: a 413 beyond, a 422 on "body" when
+// readBody reads at most limit bytes of the request body: a 413 beyond, a 422 on "body" when
 // it cannot be read (the client left, or sent it too slowly).
-func readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
-	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
+func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
+	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
 	var tooLarge *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooLarge):
-		return raw, errorf(http.StatusRequestEntityTooLarge, "request body larger than %d bytes", maxBody)
+		return raw, errorf(http.StatusRequestEntityTooLarge, "request body larger than %d bytes", limit)
 	case err != nil:
 		return raw, invalid("body", "cannot be read")
 	}
 	return raw, nil
 }
 
-// parseBody decodes raw by its Content-Type: JSON, or a URL-encoded form. Without a
+// parseBody decodes raw by its Content-Type: JSON, a URL-encoded form, or multipart/form-data
+// (its plain fields as a form, its files apart). Without a
 // Content-Type, a body starting with "{" is JSON and any other is a form. Other types are ignored.
 // A malformed body is a 422 on "body" (invalid parameters, CONTRACT §8).
 func parseBody(contentType string, raw []byte) (body, error) {
@@ -44,7 +47,7 @@ func parseBody(contentType string, raw []byte) (body, error) {
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return b, nil
 	}
-	mediaType, _, _ := mime.ParseMediaType(contentType)
+	mediaType, mediaParams, _ := mime.ParseMediaType(contentType)
 	isJSON := mediaType == "application/json" || strings.HasSuffix(mediaType, "+json") ||
 		(mediaType == "" && bytes.HasPrefix(bytes.TrimSpace(raw), []byte("{")))
 	switch {
@@ -52,6 +55,8 @@ func parseBody(contentType string, raw []byte) (body, error) {
 		var err error
 		b.json, err = decodeJSONObject(raw)
 		return b, err
+	case mediaType == "multipart/form-data":
+		return parseMultipart(b, mediaParams["boundary"])
 	case mediaType == "" || mediaType == "application/x-www-form-urlencoded":
 		var err error
 		if b.form, err = url.ParseQuery(string(raw)); err != nil {
@@ -59,6 +64,34 @@ func parseBody(contentType string, raw []byte) (body, error) {
 		}
 	}
 	return b, nil
+}
+
+// parseMultipart reads a multipart/form-data body into b: file parts into b.files, the others
+// into b.form. A malformed one is a 422 on "body".
+func parseMultipart(b body, boundary string) (body, error) {
+	if boundary == "" {
+		return b, invalid("body", "is multipart/form-data without a boundary")
+	}
+	b.form, b.files = url.Values{}, map[string][]byte{}
+	r := multipart.NewReader(bytes.NewReader(b.raw), boundary)
+	for {
+		part, err := r.NextPart()
+		if errors.Is(err, io.EOF) {
+			return b, nil
+		}
+		if err != nil {
+			return b, invalid("body", "is not valid multipart/form-data")
+		}
+		data, err := io.ReadAll(part)
+		if err != nil {
+			return b, invalid("body", "is not valid multipart/form-data")
+		}
+		if part.FileName() != "" {
+			b.files[part.FormName()] = data
+		} else {
+			b.form.Add(part.FormName(), string(data))
+		}
+	}
 }
 
 // decodeJSONObject decodes raw as exactly one JSON object, keeping numbers as written.

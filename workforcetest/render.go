@@ -4,42 +4,48 @@ import "time"
 
 // userJSON is a User as the API writes it (CONTRACT §6 Users).
 type userJSON struct {
-	ID                  int64   `json:"id"`
-	Type                string  `json:"type"`
-	FirstName           string  `json:"first_name"`
-	LastName            string  `json:"last_name"`
-	Email               *string `json:"email"`
-	Phone               *string `json:"phone"`
-	Gender              *string `json:"gender"`
-	AvatarURL           *string `json:"avatar_url"`
-	Address             *string `json:"address"`
-	City                *string `json:"city"`
-	AddressState        *string `json:"address_state"`
-	Zip                 *string `json:"zip"`
-	Suspended           bool    `json:"suspended"`
-	SuspendedAt         *string `json:"suspended_at"`
-	Rating              *string `json:"rating"`
-	AgreedToTerms       bool    `json:"agreed_to_terms"`
-	AgreedToTermsDate   *string `json:"agreed_to_terms_date"`
-	ExternalID          *string `json:"external_id"`
-	OnboardingLastState *string `json:"onboarding_last_state"`
-	W2EmployeeID        *string `json:"w2_employee_id"`
-	W2OnboardingStatus  *string `json:"w2_onboarding_status"`
-	DrugTested          bool    `json:"drug_tested"`
-	VerifiedPhone       bool    `json:"verified_phone"`
-	PhoneVerifiedAt     *string `json:"phone_verified_at"`
-	CustomerID          *int64  `json:"customer_id"`
-	Role                *string `json:"role"`
-	Title               *string `json:"title"`
-	SyncedWorkerID      *int64  `json:"synced_worker_id"`
-	UserBadges          []any   `json:"user_badges"`
-	UpdatedAt           string  `json:"updated_at"`
+	ID                  int64           `json:"id"`
+	Type                string          `json:"type"`
+	FirstName           string          `json:"first_name"`
+	LastName            string          `json:"last_name"`
+	Email               *string         `json:"email"`
+	Phone               *string         `json:"phone"`
+	Gender              *string         `json:"gender"`
+	AvatarURL           *string         `json:"avatar_url"`
+	Address             *string         `json:"address"`
+	City                *string         `json:"city"`
+	AddressState        *string         `json:"address_state"`
+	Zip                 *string         `json:"zip"`
+	Suspended           bool            `json:"suspended"`
+	SuspendedAt         *string         `json:"suspended_at"`
+	Rating              *string         `json:"rating"`
+	AgreedToTerms       bool            `json:"agreed_to_terms"`
+	AgreedToTermsDate   *string         `json:"agreed_to_terms_date"`
+	ExternalID          *string         `json:"external_id"`
+	OnboardingLastState *string         `json:"onboarding_last_state"`
+	W2EmployeeID        *string         `json:"w2_employee_id"`
+	W2OnboardingStatus  *string         `json:"w2_onboarding_status"`
+	DrugTested          bool            `json:"drug_tested"`
+	VerifiedPhone       bool            `json:"verified_phone"`
+	PhoneVerifiedAt     *string         `json:"phone_verified_at"`
+	CustomerID          *int64          `json:"customer_id"`
+	Role                *string         `json:"role"`
+	Title               *string         `json:"title"`
+	SyncedWorkerID      *int64          `json:"synced_worker_id"`
+	UserBadges          []userBadgeJSON `json:"user_badges"`
+	UpdatedAt           string          `json:"updated_at"`
 }
 
-// renderUser writes u, or null for a missing user.
-func renderUser(u *user) *userJSON {
+// renderUser writes u with its Badges, or null for a missing user. The caller holds st.mu.
+func (st *store) renderUser(u *user) *userJSON {
 	if u == nil {
 		return nil
+	}
+	badges := make([]userBadgeJSON, 0, len(u.badgeIDs))
+	for _, id := range u.badgeIDs {
+		if b := st.badges.rows[id]; b != nil {
+			badges = append(badges, userBadgeJSON{BadgeID: id, Name: b.name})
+		}
 	}
 	return &userJSON{
 		ID: u.id, Type: u.kind, FirstName: u.firstName, LastName: u.lastName,
@@ -54,7 +60,7 @@ func renderUser(u *user) *userJSON {
 		DrugTested: u.drugTested, VerifiedPhone: !u.phoneVerifiedAt.IsZero(),
 		PhoneVerifiedAt: optUTC(u.phoneVerifiedAt), CustomerID: optID(u.customerID),
 		Role: optString(u.role), Title: optString(u.title), SyncedWorkerID: optID(u.syncedWorkerID),
-		UserBadges: []any{}, UpdatedAt: localTime(u.updatedAt),
+		UserBadges: badges, UpdatedAt: localTime(u.updatedAt),
 	}
 }
 
@@ -108,11 +114,11 @@ func (st *store) renderJob(j *job) jobJSON {
 		Classification: j.classification, W2HourlyRate: optString(j.w2HourlyRate),
 		W2PaymentRef: optString(j.w2PaymentRef), W2PayStatus: optString(j.w2PayStatus),
 		CancelledReason: optString(j.cancelledReason),
-		Worker:          renderUser(st.users[j.workerID]),
+		Worker:          st.renderUser(st.users.rows[j.workerID]),
 		Transitions:     make([]transitionJSON, 0, len(j.transitions)),
 	}
-	if jr, ok := st.jobRequests[j.jobRequestID]; ok {
-		out.Employer = renderUser(st.users[jr.employerID])
+	if jr, ok := st.jobRequests.rows[j.jobRequestID]; ok {
+		out.Employer = st.renderUser(st.users.rows[jr.employerID])
 		if j.state == statePending || j.state == stateFilled {
 			minutes := int64(jr.startTime.Sub(st.now()) / time.Minute)
 			out.TimeToStart = &minutes

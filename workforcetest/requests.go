@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
+	"regexp"
+	"slices"
 	"sync"
 	"time"
 )
@@ -86,7 +88,8 @@ func cloneValues(v url.Values) url.Values {
 }
 
 // record makes the log entry of r, whose body is raw, decoded as b, with secrets removed.
-func record(r *http.Request, raw []byte, b body, now time.Time) Request {
+// secrets answers the keys and tokens to hide in a body that did not parse.
+func record(r *http.Request, raw []byte, b body, now time.Time, secrets func() []string) Request {
 	query, _ := scrubValues(r.URL.Query())
 	req := Request{Method: r.Method, Path: r.URL.Path, Query: query, Header: r.Header.Clone(), Body: bytes.Clone(raw), Time: now}
 	switch {
@@ -98,8 +101,44 @@ func record(r *http.Request, raw []byte, b body, now time.Time) Request {
 		if form, changed := scrubValues(b.form); changed {
 			req.Body = []byte(form.Encode())
 		}
+	default: // a body that did not parse, or of another type: scrubbed as text
+		req.Body = scrubText(req.Body, secrets)
 	}
 	return req
+}
+
+// secretText finds, in a body that did not parse, the values of token, api_key and secret_key as
+// JSON members or form fields, and anything shaped like a key.
+var secretText = regexp.MustCompile(`("(?:token|api_key|secret_key)"\s*:\s*")(?:[^"\\]|\\.)*|` +
+	`(\b(?:token|api_key|secret_key)=)[^&\s]*|\b[ps]k_(?:test|live)_[A-Za-z0-9_\-]+`)
+
+// scrubText answers raw with every secret secretText finds, and every one of secrets, replaced
+// by "[REDACTED]".
+func scrubText(raw []byte, secrets func() []string) []byte {
+	if len(raw) == 0 {
+		return raw
+	}
+	for _, v := range secrets() {
+		if v != "" {
+			raw = bytes.ReplaceAll(raw, []byte(v), []byte(redacted))
+		}
+	}
+	return secretText.ReplaceAll(raw, []byte("${1}${2}"+redacted))
+}
+
+// secrets answers the key pairs and every token issued, longest first.
+func (s *Server) secrets() []string {
+	var out []string
+	for _, kp := range s.keys {
+		out = append(out, kp.APIKey, kp.SecretKey)
+	}
+	s.st.mu.Lock()
+	for tok := range s.st.tokens {
+		out = append(out, tok)
+	}
+	s.st.mu.Unlock()
+	slices.SortFunc(out, func(a, b string) int { return len(b) - len(a) })
+	return out
 }
 
 // scrubValues answers a copy of v without token and with api_key and secret_key redacted, and

@@ -65,3 +65,30 @@ func TestRequestsCopiesAndReset(t *testing.T) {
 	f.get("/api_v2/info", "")
 	assert.Len(t, f.Requests(), 1)
 }
+
+func TestRequestsRedactedWhenTheBodyDoesNotParse(t *testing.T) {
+	t.Parallel()
+	f := newFake(t)
+	f.ResetRequests()
+	keys := `{"api_key": "` + f.Private.APIKey + `", "secret_key": "` + f.Private.SecretKey + `"}`
+	bodies := []struct{ contentType, body string }{
+		{"application/json", keys + " trailing"},
+		{"text/plain", keys},
+		{"text/plain", "api_key=" + f.Private.APIKey + "&secret_key=" + f.Private.SecretKey},
+		{"application/json", `{"token": "` + f.private + `", "x": "a\"b` + f.private + `"`},
+		{"application/octet-stream", "keys " + f.Public.APIKey + " " + f.Public.SecretKey},
+	}
+	for _, b := range bodies {
+		resp := f.send(http.MethodPost, "/api_v2/authenticate", nil, b.contentType, []byte(b.body))
+		resp.Body.Close()
+	}
+	reqs := f.Requests()
+	require.Len(t, reqs, len(bodies))
+	for i, req := range reqs {
+		for _, secret := range []string{f.private, f.Private.APIKey, f.Private.SecretKey, f.Public.APIKey, f.Public.SecretKey} {
+			assert.NotContains(t, string(req.Body), secret, "body %d", i)
+		}
+		assert.Contains(t, string(req.Body), "[REDACTED]", "body %d", i)
+	}
+	assert.Equal(t, `{"api_key": "[REDACTED]", "secret_key": "[REDACTED]"} trailing`, string(reqs[0].Body))
+}

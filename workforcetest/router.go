@@ -8,11 +8,12 @@ import (
 
 // call is one request as a handler sees it.
 type call struct {
-	r    *http.Request
-	p    params
-	body []byte // the raw request body
-	pool pool   // the token's access level; 0 on routes that need no token
-	id   string // the {id} segment of the path, if the route has one
+	r     *http.Request
+	p     params
+	body  []byte            // the raw request body
+	files map[string][]byte // the files of a multipart/form-data body, by field name
+	pool  pool              // the token's access level; 0 on routes that need no token
+	id    string            // the {id} segment of the path, if the route has one
 }
 
 // pathID answers the {id} of the path, or a 404 for one that is not a positive integer.
@@ -32,6 +33,15 @@ func (c *call) forbidPublic() error {
 	return nil
 }
 
+// privateID answers the {id} of the path for a write that Public Pool keys may not make: a 403
+// for them, a 404 for an id that is not a positive integer.
+func (c *call) privateID() (int64, error) {
+	if err := c.forbidPublic(); err != nil {
+		return 0, err
+	}
+	return c.pathID()
+}
+
 // route binds a method and a path pattern (segments, "{id}" for any one) to a handler.
 type route struct {
 	method  string
@@ -40,9 +50,11 @@ type route struct {
 	handle  func(*call) (any, error)
 }
 
-// routes is the API the fake serves. Literal paths come before patterns that could also match.
+// routes is the API the fake serves, one group per resource. Literal paths come before patterns
+// that could also match.
 func (s *Server) apiRoutes() []route {
-	return []route{
+	groups := [][]route{s.customerRoutes(), s.badgeRoutes(), s.jobRequestRoutes(), s.multiDayRoutes()}
+	routes := []route{
 		{http.MethodPost, "/api_v2/authenticate", true, s.authenticate},
 		{http.MethodGet, "/api_v2/info", true, s.info},
 		{http.MethodGet, "/api_v2/jobs", false, s.listJobs},
@@ -51,6 +63,10 @@ func (s *Server) apiRoutes() []route {
 		{http.MethodGet, "/api_v2/jobs/{id}", false, s.getJob},
 		{http.MethodPatch, "/api_v2/jobs/{id}", false, s.updateJob},
 	}
+	for _, g := range groups {
+		routes = append(routes, g...)
+	}
+	return routes
 }
 
 // match answers the route for method and path with its {id} segment. When there is none, it

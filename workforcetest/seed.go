@@ -1,11 +1,16 @@
 package workforcetest
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
-// Seed holds the ids of the records every fake starts with. Customers, Users and Job Requests
-// are only seeded (their endpoints are not served yet); the one seeded Job belongs to the
-// Public Pool. The Private Pool sees every Job, the Public Pool only PublicJobID and the Jobs of
-// PublicJobRequestID.
+// Seed holds the ids of the records every fake starts with. Users are only seeded (their
+// endpoints are not served yet); the one seeded Job belongs to the Public Pool. The Private Pool
+// sees every Job and Job Request, the Public Pool only PublicJobRequestID, PublicJobID and the
+// other Jobs of PublicJobRequestID. The seeded Job Requests have 10 slots (BadgeJobRequestID 2),
+// and each starts 72 hours (the days of MultiDayJobRequestID 72 and 96 hours) after the clock's
+// start, on the hour.
 type Seed struct {
 	// CustomerID is a Customer without the pending workflow (use_pending_state false).
 	CustomerID int64 `json:"customer_id"`
@@ -31,6 +36,21 @@ type Seed struct {
 	PublicJobRequestID int64 `json:"public_job_request_id"`
 	// PublicJobID is a filled Job of WorkerIDs[0] on PublicJobRequestID.
 	PublicJobID int64 `json:"public_job_id"`
+	// W2OnlyCustomerID is a third Customer, which may post W2 Job Requests only; it has no
+	// Employer.
+	W2OnlyCustomerID int64 `json:"w2_only_customer_id"`
+	// BadgeID is a Badge ("Forklift Certified") that WorkerIDs[2] holds.
+	BadgeID int64 `json:"badge_id"`
+	// BadgeJobRequestID is a posted 1099 Job Request of CustomerID (2 slots) requiring BadgeID:
+	// only WorkerIDs[2] may take a Job on it.
+	BadgeJobRequestID int64 `json:"badge_job_request_id"`
+	// DraftJobRequestID is a draft 1099 Job Request of CustomerID (Server.PostJobRequest posts it).
+	DraftJobRequestID int64 `json:"draft_job_request_id"`
+	// MultiDayJobRequestID is a Multi-day Job Request (daily, same Workers, 2 repeats).
+	MultiDayJobRequestID int64 `json:"multi_day_job_request_id"`
+	// MultiDayDayIDs are its days, oldest first: posted W2 Job Requests of CustomerID with
+	// multi_day true.
+	MultiDayDayIDs []int64 `json:"multi_day_day_ids"`
 }
 
 // workerSeed is what differs between the seeded Workers.
@@ -41,8 +61,16 @@ type workerSeed struct {
 
 // seed stores the records of Seed, with timestamps before the clock's start, and answers their ids.
 func (st *store) seed() Seed {
-	st.mu.Lock()
-	defer st.mu.Unlock()
+	var seed Seed
+	_ = st.run(func() error {
+		seed = st.seedRecords()
+		return nil
+	})
+	return seed
+}
+
+// seedRecords stores the records of Seed. The caller holds st.mu.
+func (st *store) seedRecords() Seed {
 	now := st.now()
 	longAgo, lately := now.Add(-90*24*time.Hour), now.Add(-48*time.Hour)
 	var seed Seed
@@ -51,10 +79,15 @@ func (st *store) seed() Seed {
 		{name: "Acme Logistics", city: "Los Angeles", state: "CA", canPostW2: true, canPost1099: true},
 		{name: "Harbor Events", city: "Long Beach", state: "CA", canPost1099: true, usePendingState: true},
 	} {
+		c.zip, c.phone, c.contactEmail, c.feePercentage = "90015", "+13105550199", "billing@"+strings.ToLower(strings.Fields(c.name)[0])+".example", "0.15"
 		c.createdAt, c.updatedAt = longAgo, longAgo
 		customers[i] = st.addCustomer(c)
 	}
 	seed.CustomerID, seed.PendingCustomerID = customers[0].id, customers[1].id
+	seed.W2OnlyCustomerID = st.addCustomer(customer{name: "Coastal Catering", city: "Santa Monica", state: "CA",
+		canPostW2: true, stored: stored{createdAt: longAgo, updatedAt: longAgo}}).id
+	seed.BadgeID = st.addBadge(badge{name: "Forklift Certified", description: "Operates a forklift safely (OSHA class IV).",
+		infoURL: "https://badges.example.com/forklift", stored: stored{createdAt: longAgo, updatedAt: longAgo}}).id
 	employers := [2]*user{}
 	for i, e := range []user{
 		{firstName: "Erin", lastName: "Walsh", email: "erin.walsh@acme.example", title: "Operations Manager"},
@@ -87,8 +120,15 @@ func (st *store) seed() Seed {
 		if w.gender != "" {
 			u.avatarURL = "https://avatars.example.com/" + itoa(int64(i+1)) + ".png"
 		}
+		if i == 2 {
+			u.badgeIDs = []int64{seed.BadgeID}
+		}
 		seed.WorkerIDs = append(seed.WorkerIDs, st.addUser(u).id)
 	}
+	seed.MultiDayJobRequestID = st.multiDays.insert(&multiDay{repeatType: repeatDaily, sameWorkers: true,
+		repeatNumber: 2, stored: stored{createdAt: lately, updatedAt: lately}})
+	st.multiDays.rows[seed.MultiDayJobRequestID].id = seed.MultiDayJobRequestID
+	seed.MultiDayDayIDs = make([]int64, 2)
 	for _, jr := range []struct {
 		dst *int64
 		jobRequest
@@ -98,6 +138,13 @@ func (st *store) seed() Seed {
 		{&seed.PendingJobRequestID, jobRequest{name: "Stage Crew", wage: "20.0", classification: class1099,
 			customerID: customers[1].id, employerID: employers[1].id, usePendingState: true}},
 		{&seed.PublicJobRequestID, jobRequest{name: "Event Setup", wage: "17.25", classification: class1099, createdBy: poolPublic}},
+		{&seed.BadgeJobRequestID, jobRequest{name: "Forklift Operator", wage: "24.0", classification: class1099,
+			slots: 2, badgeIDs: []int64{seed.BadgeID}, agentCode: "AG-7"}},
+		{&seed.DraftJobRequestID, jobRequest{name: "Inventory Count", wage: "19.0", classification: class1099, state: stateDraft}},
+		{&seed.MultiDayDayIDs[0], jobRequest{name: "Conference Crew, day 1", w2HourlyRate: "21.0", classification: classW2,
+			multiDay: true, multiDayID: seed.MultiDayJobRequestID}},
+		{&seed.MultiDayDayIDs[1], jobRequest{name: "Conference Crew, day 2", w2HourlyRate: "21.0", classification: classW2,
+			multiDay: true, multiDayID: seed.MultiDayJobRequestID, startTime: now.Add(96 * time.Hour).Truncate(time.Hour)}},
 	} {
 		r := jr.jobRequest
 		if r.customerID == 0 {
@@ -106,10 +153,20 @@ func (st *store) seed() Seed {
 		if r.createdBy == 0 {
 			r.createdBy = poolPrivate
 		}
-		r.state, r.category, r.slots, r.duration = "posted", "General Labor", 5, 480
+		if r.state == "" {
+			r.state = statePosted
+		}
+		if r.slots == 0 {
+			r.slots = 10
+		}
+		if r.startTime.IsZero() {
+			r.startTime = now.Add(72 * time.Hour).Truncate(time.Hour)
+		}
+		r.category, r.duration = "General Labor", 480
+		r.description, r.descriptionTasks = r.name+" for a busy site.", "Load, carry and sort.|Follow the lead's plan."
+		r.descriptionSkills, r.descriptionArrival = "Lifting|Teamwork", "Check in at the front desk."
 		r.address, r.city, r.zip = "800 W Olympic Blvd", "Los Angeles", "90015"
 		r.latitude, r.longitude = "34.042019", "-118.267109"
-		r.startTime = now.Add(72 * time.Hour).Truncate(time.Hour)
 		r.createdAt, r.updatedAt = lately, lately
 		*jr.dst = st.addJobRequest(r).id
 	}

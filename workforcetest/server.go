@@ -31,6 +31,7 @@ type Server struct {
 	seed      Seed
 	faults    faultQueue
 	log       requestLog
+	hooks     *hooks
 	routes    []route
 	http      *http.Server
 	cancel    context.CancelFunc // ends the context of every request, so that delays stop
@@ -53,6 +54,7 @@ type config struct {
 	// readTimeout and writeTimeout bound reading a whole request and writing its answer; a Delay
 	// fault lifts them for its request.
 	readTimeout, writeTimeout time.Duration
+	receivers                 []string // webhook receivers
 }
 
 // Option configures Start and NewServer.
@@ -70,6 +72,12 @@ func WithClock(start time.Time) Option { return func(c *config) { c.start = star
 // (cmd/workforce-fake uses it). By default the clock stands still, and moves only by
 // Server.Advance and Server.SetTime, so that tests are deterministic.
 func WithTickingClock() Option { return func(c *config) { c.ticking = true } }
+
+// WithWebhookReceiver registers url as a webhook receiver from the start (see
+// Server.AddWebhookReceiver). It may be given more than once.
+func WithWebhookReceiver(url string) Option {
+	return func(c *config) { c.receivers = append(c.receivers, url) }
+}
 
 // NewServer starts a fake on 127.0.0.1 with a free port and closes it with tb.Cleanup. It fails
 // the test if the server cannot start.
@@ -96,6 +104,11 @@ func Start(opts ...Option) (*Server, error) {
 	if err := checkLoopback(cfg.addr); err != nil {
 		return nil, err
 	}
+	for _, r := range cfg.receivers {
+		if err := checkReceiver(r); err != nil {
+			return nil, err
+		}
+	}
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
 		return nil, fmt.Errorf("workforcetest: listen: %w", err)
@@ -112,6 +125,11 @@ func Start(opts ...Option) (*Server, error) {
 	s.routes = append(s.apiRoutes(), s.controlRoutes()...)
 	ctx, cancel := context.WithCancel(context.Background())
 	s.cancel = cancel
+	s.hooks = newHooks(ctx, s.clock)
+	s.st.committed = s.deliver
+	for _, r := range cfg.receivers {
+		_ = s.AddWebhookReceiver(r) // checked above
+	}
 	s.http = &http.Server{
 		Handler:           http.HandlerFunc(s.serveHTTP),
 		ReadHeaderTimeout: 10 * time.Second,
@@ -136,8 +154,9 @@ func checkLoopback(addr string) error {
 	return fmt.Errorf("workforcetest: listen address %q is not a loopback address", addr)
 }
 
-// Close stops the server: it ends requests in progress (a Delay fault included) and closes the
-// listener and all connections. Close may be called more than once.
+// Close stops the server: it ends requests in progress (a Delay fault included) and webhook
+// deliveries, and closes the listener and all connections; no goroutine of the server outlives
+// it. Close may be called more than once.
 func (s *Server) Close() {
 	s.closeOnce.Do(func() {
 		s.cancel()
@@ -146,6 +165,7 @@ func (s *Server) Close() {
 		if err := s.http.Shutdown(ctx); err != nil {
 			_ = s.http.Close()
 		}
+		s.hooks.wait()
 	})
 }
 
@@ -153,6 +173,7 @@ func (s *Server) Close() {
 func (s *Server) Seed() Seed {
 	seed := s.seed
 	seed.WorkerIDs = append([]int64(nil), s.seed.WorkerIDs...)
+	seed.MultiDayDayIDs = append([]int64(nil), s.seed.MultiDayDayIDs...)
 	return seed
 }
 
@@ -160,13 +181,17 @@ func (s *Server) Seed() Seed {
 // one is due (except on the control API), then routes, authenticates and runs the handler.
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("X-Request-Id", randomHex(16))
-	raw, err := readBody(w, r)
+	limit := int64(maxBody)
+	if r.URL.Path == timesheetPath {
+		limit = maxTimesheet
+	}
+	raw, err := readBody(w, r, limit)
 	var b body
 	if err == nil {
 		b, err = parseBody(r.Header.Get("Content-Type"), raw)
 	}
 	if !strings.HasPrefix(r.URL.Path, controlPrefix) {
-		s.log.add(record(r, raw, b, s.clock.now()))
+		s.log.add(record(r, raw, b, s.clock.now(), s.secrets))
 		if s.faults.play(w, r) {
 			return
 		}
@@ -193,7 +218,7 @@ func (s *Server) dispatch(w http.ResponseWriter, r *http.Request, b body, bodyEr
 	case bodyErr != nil:
 		return nil, bodyErr
 	}
-	c := &call{r: r, p: newParams(r.URL.Query(), b), body: b.raw, id: id}
+	c := &call{r: r, p: newParams(r.URL.Query(), b), body: b.raw, files: b.files, id: id}
 	if !rt.open {
 		p, err := s.st.checkToken(c.p)
 		if err != nil {

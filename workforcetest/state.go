@@ -2,7 +2,6 @@ package workforcetest
 
 import (
 	"net/http"
-	"sort"
 	"sync"
 	"time"
 )
@@ -15,18 +14,6 @@ const (
 	poolPrivate pool = iota + 1
 	poolPublic
 )
-
-// customer is a company the employers belong to.
-type customer struct {
-	id              int64
-	name            string
-	city, state     string
-	usePendingState bool
-	canPostW2       bool
-	canPost1099     bool
-	createdAt       time.Time
-	updatedAt       time.Time
-}
 
 // Values of user.kind.
 const (
@@ -56,35 +43,8 @@ type user struct {
 	customerID           int64
 	role, title          string
 	syncedWorkerID       int64
+	badgeIDs             []int64 // the Badges held, in the order granted
 	createdAt, updatedAt time.Time
-}
-
-// Values of jobRequest.classification and job.classification.
-const (
-	class1099 = "1099"
-	classW2   = "w2"
-)
-
-// jobRequest is a posted need for Workers; its Jobs are the Workers' assignments.
-type jobRequest struct {
-	id                  int64
-	customerID          int64
-	employerID          int64
-	createdBy           pool
-	name                string
-	state               string
-	category            string
-	address, city, zip  string
-	latitude, longitude string // decimals, written as strings
-	startTime           time.Time
-	duration            int // minutes
-	slots               int
-	wage                string // a decimal; "" when not set
-	classification      string
-	w2HourlyRate        string // a decimal; set for classW2 only
-	usePendingState     bool
-	createdAt           time.Time
-	updatedAt           time.Time
 }
 
 // authToken is an issued token.
@@ -98,39 +58,44 @@ type authToken struct {
 const (
 	firstCustomerID   = 11
 	firstUserID       = 101
+	firstBadgeID      = 301
 	firstJobRequestID = 501
+	firstMultiDayID   = 801
 	firstJobID        = 1001
 	firstTransitionID = 70001
 )
 
-// store holds every record of one fake server. mu guards everything in it.
+// store holds every record of one fake server. mu guards everything in it; every access goes
+// through run, the commit point.
 type store struct {
-	mu          sync.Mutex
-	clock       *clock
-	customers   map[int64]*customer
-	users       map[int64]*user
-	jobRequests map[int64]*jobRequest
-	jobs        map[int64]*job
-	tokens      map[string]authToken
-	lastID      struct{ customer, user, jobRequest, job, transition int64 }
+	mu             sync.Mutex
+	clock          *clock
+	customers      table[customer]
+	users          table[user]
+	badges         table[badge]
+	jobRequests    table[jobRequest]
+	multiDays      table[multiDay]
+	jobs           table[job]
+	tokens         map[string]authToken
+	lastTransition int64
+	changes        []change       // the state changes of the commit in progress
+	committed      func([]change) // called after each commit with its changes, outside the lock
+	bodies         bool           // record each change's body, for webhooks
 }
 
 // newStore makes an empty store on clk.
 func newStore(clk *clock) *store {
-	st := &store{
-		clock:       clk,
-		customers:   map[int64]*customer{},
-		users:       map[int64]*user{},
-		jobRequests: map[int64]*jobRequest{},
-		jobs:        map[int64]*job{},
-		tokens:      map[string]authToken{},
+	return &store{
+		clock:          clk,
+		customers:      newTable[customer](firstCustomerID),
+		users:          newTable[user](firstUserID),
+		badges:         newTable[badge](firstBadgeID),
+		jobRequests:    newTable[jobRequest](firstJobRequestID),
+		multiDays:      newTable[multiDay](firstMultiDayID),
+		jobs:           newTable[job](firstJobID),
+		tokens:         map[string]authToken{},
+		lastTransition: firstTransitionID - 1,
 	}
-	st.lastID.customer = firstCustomerID - 1
-	st.lastID.user = firstUserID - 1
-	st.lastID.jobRequest = firstJobRequestID - 1
-	st.lastID.job = firstJobID - 1
-	st.lastID.transition = firstTransitionID - 1
-	return st
 }
 
 // now answers the fake time at the precision records keep (milliseconds), so that a timestamp a
@@ -145,29 +110,32 @@ func next(last *int64) int64 {
 
 // addCustomer stores c under a new id and answers it.
 func (st *store) addCustomer(c customer) *customer {
-	c.id = next(&st.lastID.customer)
-	st.customers[c.id] = &c
+	c.id = st.customers.insert(&c)
 	return &c
 }
 
 // addUser stores u under a new id and answers it.
 func (st *store) addUser(u user) *user {
-	u.id = next(&st.lastID.user)
-	st.users[u.id] = &u
+	u.id = st.users.insert(&u)
 	return &u
 }
 
 // addJobRequest stores jr under a new id and answers it.
 func (st *store) addJobRequest(jr jobRequest) *jobRequest {
-	jr.id = next(&st.lastID.jobRequest)
-	st.jobRequests[jr.id] = &jr
+	jr.id = st.jobRequests.insert(&jr)
 	return &jr
+}
+
+// addBadge stores b under a new id and answers it.
+func (st *store) addBadge(b badge) *badge {
+	b.id = st.badges.insert(&b)
+	return &b
 }
 
 // userOfKind answers the user with id if it is of kind, or a "does not exist" or
 // "is not a <kind>" message.
 func (st *store) userOfKind(id int64, kind string) (*user, string) {
-	u, ok := st.users[id]
+	u, ok := st.users.rows[id]
 	switch {
 	case !ok:
 		return nil, "does not exist"
@@ -179,23 +147,9 @@ func (st *store) userOfKind(id int64, kind string) (*user, string) {
 
 // job answers the Job with id, or a 404 error.
 func (st *store) job(id int64) (*job, error) {
-	j, ok := st.jobs[id]
+	j, ok := st.jobs.rows[id]
 	if !ok {
 		return nil, errorf(http.StatusNotFound, "job %d not found", id)
 	}
 	return j, nil
-}
-
-// sortedDesc answers the values of m ordered newest first (id descending), the order of every list.
-func sortedDesc[T any](m map[int64]*T) []*T {
-	ids := make([]int64, 0, len(m))
-	for id := range m {
-		ids = append(ids, id)
-	}
-	sort.Slice(ids, func(i, k int) bool { return ids[i] > ids[k] })
-	out := make([]*T, len(ids))
-	for i, id := range ids {
-		out[i] = m[id]
-	}
-	return out
 }

@@ -40,7 +40,7 @@ func patchState(state string) func(*fake, int64) error {
 // moves are the ways a test moves a Job, by the state they enter.
 func moves() map[string]func(*fake, int64) error {
 	return map[string]func(*fake, int64) error{
-		"in_progress": func(f *fake, id int64) error { return f.Start(id) },
+		"in_progress": func(f *fake, id int64) error { return f.StartJob(id) },
 		"paused":      func(f *fake, id int64) error { return f.Pause(id) },
 		"completed":   func(f *fake, id int64) error { return f.Complete(id) },
 		"approved":    func(f *fake, id int64) error { return f.Approve(id) },
@@ -114,7 +114,7 @@ func TestPauseOnlyW2(t *testing.T) {
 	f := newFake(t)
 	id, err := f.Accept(f.Seed().JobRequest1099ID, f.Seed().WorkerIDs[1])
 	require.NoError(t, err)
-	require.NoError(t, f.Start(id))
+	require.NoError(t, f.StartJob(id))
 	assert.ErrorContains(t, f.Pause(id), "W2")
 }
 
@@ -129,7 +129,7 @@ func TestWorkTimestamps(t *testing.T) {
 	assert.Positive(t, job["time_to_start"])
 
 	f.Advance(time.Hour)
-	require.NoError(t, f.Start(id))
+	require.NoError(t, f.StartJob(id))
 	started := f.getJob(id)
 	assert.Regexp(t, utcStamp, started["started_at"])
 	assert.Nil(t, started["time_to_start"])
@@ -140,7 +140,7 @@ func TestWorkTimestamps(t *testing.T) {
 	f.Advance(2 * time.Hour)
 	require.NoError(t, f.Pause(id))
 	f.Advance(time.Hour) // paused time is not worked
-	require.NoError(t, f.Start(id))
+	require.NoError(t, f.StartJob(id))
 	f.Advance(30 * time.Minute)
 	require.NoError(t, f.Complete(id))
 	job = f.getJob(id)

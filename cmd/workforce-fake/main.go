@@ -4,7 +4,7 @@
 //
 // Usage:
 //
-//	workforce-fake [-addr 127.0.0.1:0]
+//	workforce-fake [-addr 127.0.0.1:0] [-webhook-url URL]...
 //
 // The first line it writes to standard output is one JSON object with the base URL, both key
 // pairs and the ids of the seeded records:
@@ -17,7 +17,7 @@
 // refused.
 //
 // Tests drive it through the control API under /_fake/ (no token; see package workforcetest, or
-// run workforce-fake -h): Job moves outside the API, the clock, injected faults, the request log
+// run workforce-fake -h): Job and Job Request moves outside the API, Badges granted to Workers, the clock, injected faults, the request log
 // and the seed.
 package main
 
@@ -54,7 +54,7 @@ type ready struct {
 }
 
 // usage is the -h text, before the flags.
-const usage = `Usage: workforce-fake [-addr 127.0.0.1:0]
+const usage = `Usage: workforce-fake [-addr 127.0.0.1:0] [-webhook-url URL]...
 
 Serves the in-memory fake of Workforce Marketplace API v2 under <base_url>/api_v2. The first line
 on standard output is JSON: {"base_url", "private", "public", "seed"}.
@@ -62,15 +62,27 @@ on standard output is JSON: {"base_url", "private", "public", "seed"}.
 Control API: no token, JSON answers, errors {"error": "..."} with 404 or 422, never recorded or faulted.
   POST   /_fake/job_requests/{id}/apply?worker_id=N   a Worker applies (pending workflow) -> {"job_id": N}
   POST   /_fake/job_requests/{id}/accept?worker_id=N  a Worker accepts -> {"job_id": N}
+  POST   /_fake/job_requests/{id}/post                post a draft Job Request -> {"state": "posted"}
+  POST   /_fake/job_requests/{id}/cancel              cancel a Job Request and its open Jobs -> {"state": "cancelled"}
+  POST   /_fake/workers/{id}/badges?badge_id=N        a Worker earns a Badge -> {"worker_id": N, "badge_id": M}
   POST   /_fake/jobs/{id}/MOVE                        MOVE: start, pause, complete, withdraw, approve,
                                                       no_show -> {"state": "..."}
   GET    /_fake/clock                                 -> {"now": "<RFC 3339>"}
-  POST   /_fake/clock/advance?seconds=N               move the clock (N may be negative) -> {"now": ...}
+  POST   /_fake/clock/advance?seconds=N               move the clock (N may be negative) -> {"now": ...};
+                                                      posted Job Requests with an open slot whose start
+                                                      time it reaches become unfilled
   POST   /_fake/faults                                inject a fault -> {}; JSON body: {"method", "path",
                                                       "times", "status", "retry_after", "body", "drop", "delay_ms"}
   GET    /_fake/requests                              the requests received -> {"requests": [...]}
   DELETE /_fake/requests                              forget them -> {}
   GET    /_fake/seed                                  the ids of the seeded records
+  POST   /_fake/webhooks?url=U                        deliver webhooks to U too (loopback only) -> {}
+  GET    /_fake/webhooks/attempts                     every delivery attempt -> {"attempts": [...]}
+  POST   /_fake/webhooks/wait                         wait until every due delivery was tried -> {}
+
+Webhooks: every state change of a Job or a Job Request is POSTed to each receiver, signed in
+X-Service-Webhook-Token with the secret key of the pair that owns it; a delivery without a 2xx is
+tried again 60, 120 and 240 seconds later on the fake's clock (see /_fake/clock/advance).
 
 Flags:
 `
@@ -85,6 +97,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		flags.PrintDefaults()
 	}
 	addr := flags.String("addr", "127.0.0.1:0", "listen `address`; the host must be a loopback address")
+	var receivers []string
+	flags.Func("webhook-url", "deliver webhooks to `URL` (http or https on a loopback host); may be repeated", func(u string) error {
+		receivers = append(receivers, u)
+		return nil
+	})
 	if err := flags.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
@@ -94,7 +111,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if flags.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments: %q", flags.Args())
 	}
-	srv, err := workforcetest.Start(workforcetest.WithAddr(*addr), workforcetest.WithTickingClock())
+	opts := []workforcetest.Option{workforcetest.WithAddr(*addr), workforcetest.WithTickingClock()}
+	for _, u := range receivers {
+		opts = append(opts, workforcetest.WithWebhookReceiver(u))
+	}
+	srv, err := workforcetest.Start(opts...)
 	if err != nil {
 		return err
 	}

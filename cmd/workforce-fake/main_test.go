@@ -5,15 +5,20 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/workforce-marketplace/workforce-go/webhook"
 )
 
 func TestRunServesUntilCancelled(t *testing.T) {
@@ -67,10 +72,11 @@ func TestRunServesUntilCancelled(t *testing.T) {
 func TestRunRefuses(t *testing.T) {
 	t.Parallel()
 	for name, args := range map[string][]string{
-		"non-loopback": {"-addr", "0.0.0.0:0"},
-		"all hosts":    {"-addr", ":8080"},
-		"unknown flag": {"-port", "1"},
-		"arguments":    {"serve"},
+		"non-loopback":            {"-addr", "0.0.0.0:0"},
+		"all hosts":               {"-addr", ":8080"},
+		"unknown flag":            {"-port", "1"},
+		"arguments":               {"serve"},
+		"remote webhook receiver": {"-webhook-url", "http://192.0.2.7/hooks"},
 	} {
 		var stdout, stderr bytes.Buffer
 		err := run(t.Context(), args, &stdout, &stderr)
@@ -80,8 +86,84 @@ func TestRunRefuses(t *testing.T) {
 	var stderr bytes.Buffer
 	require.NoError(t, run(t.Context(), []string{"-h"}, io.Discard, &stderr))
 	assert.Contains(t, stderr.String(), "-addr")
-	for _, endpoint := range []string{"/_fake/job_requests/{id}/apply", "/_fake/jobs/{id}/", "no_show", "/_fake/clock/advance",
-		"/_fake/faults", "delay_ms", "/_fake/requests", "/_fake/seed"} {
+	for _, endpoint := range []string{"/_fake/job_requests/{id}/apply", "/_fake/job_requests/{id}/post",
+		"/_fake/job_requests/{id}/cancel", "/_fake/workers/{id}/badges?badge_id=N", "/_fake/jobs/{id}/", "no_show", "/_fake/clock/advance",
+		"/_fake/faults", "delay_ms", "/_fake/requests", "/_fake/seed", "/_fake/webhooks?url=U", "/_fake/webhooks/attempts",
+		"/_fake/webhooks/wait", "-webhook-url"} {
 		assert.Contains(t, stderr.String(), endpoint, "-h documents the control API")
 	}
+}
+
+// TestWebhooksFromTheBinary starts the binary's run with -webhook-url, drives a Job through the
+// control API, refuses the first delivery, and sees it again after the clock moves 61 seconds.
+func TestWebhooksFromTheBinary(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	var got []string // "state status"
+	var secret string
+	refused := false
+	receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		defer mu.Unlock()
+		if webhook.Verify(body, r.Header.Get(webhook.Header), secret) != nil {
+			w.WriteHeader(http.StatusUnauthorized)
+			got = append(got, "unverified")
+			return
+		}
+		ev, err := webhook.Parse(body)
+		require.NoError(t, err)
+		status := http.StatusOK
+		if !refused && ev.Kind == webhook.KindJob {
+			refused, status = true, http.StatusServiceUnavailable
+		}
+		got = append(got, fmt.Sprintf("%s %s %d", ev.Key, ev.State, status))
+		w.WriteHeader(status)
+	}))
+	defer receiver.Close()
+
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	out, write := io.Pipe()
+	go func() { _ = run(ctx, []string{"-webhook-url", receiver.URL + "/hooks"}, write, io.Discard) }()
+	line, err := bufio.NewReader(out).ReadBytes('\n')
+	require.NoError(t, err)
+	var ready struct {
+		BaseURL string            `json:"base_url"`
+		Private map[string]string `json:"private"`
+		Seed    struct {
+			WorkerIDs []int64 `json:"worker_ids"`
+			JR        int64   `json:"job_request_1099_id"`
+		} `json:"seed"`
+	}
+	require.NoError(t, json.Unmarshal(line, &ready), string(line))
+	mu.Lock()
+	secret = ready.Private["secret_key"]
+	mu.Unlock()
+
+	post := func(path string) map[string]any {
+		resp, err := http.Post(ready.BaseURL+path, "", nil)
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		var m map[string]any
+		require.NoError(t, json.NewDecoder(resp.Body).Decode(&m))
+		require.Equal(t, http.StatusOK, resp.StatusCode, "%s: %v", path, m)
+		return m
+	}
+	job := post(fmt.Sprintf("/_fake/job_requests/%d/accept?worker_id=%d", ready.Seed.JR, ready.Seed.WorkerIDs[1]))
+	post(fmt.Sprintf("/_fake/jobs/%v/start", job["job_id"]))
+	post("/_fake/webhooks/wait")
+	mu.Lock()
+	assert.Contains(t, got, "job filled 503", "the first delivery refused")
+	assert.Contains(t, got, "job in_progress 200")
+	assert.NotContains(t, got, "unverified")
+	n := len(got)
+	mu.Unlock()
+
+	post("/_fake/clock/advance?seconds=61")
+	post("/_fake/webhooks/wait")
+	mu.Lock()
+	defer mu.Unlock()
+	assert.Equal(t, n+1, len(got), "one retry: %v", got)
+	assert.Equal(t, "job filled 200", got[len(got)-1], "the refused delivery came again")
 }

@@ -1,0 +1,110 @@
+package workforce
+
+import (
+	"context"
+	"encoding/json"
+	"iter"
+	"net/http"
+)
+
+// BadgesService reads, creates, changes and deletes Badges: qualifications
+// Workers hold and Job Requests may require.
+type BadgesService service
+
+// A Badge is a qualification a Worker holds, such as a certificate.
+type Badge struct {
+	ID          int64  `json:"id"`
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	IconURL     string `json:"icon_url"`
+	InfoURL     string `json:"info_url"`
+	// IsSoft marks a Badge that is shown but not required to take a Job.
+	IsSoft    bool `json:"is_soft"`
+	CreatedAt Time `json:"created_at"`
+	UpdatedAt Time `json:"updated_at"`
+
+	// Raw is the Badge's JSON document as received, with every field,
+	// including those this type does not model.
+	Raw json.RawMessage `json:"-"`
+}
+
+func (b *Badge) setRaw(raw json.RawMessage) { b.Raw = raw }
+func (b *Badge) listID() int64              { return b.ID }
+
+// BadgeParams is the body of POST /badges and PATCH /badges/:id. Empty
+// texts and a nil IsSoft are not sent, so an update changes only what is
+// set. Name and Description are required to create.
+type BadgeParams struct {
+	Name        string `json:"name,omitempty"`
+	Description string `json:"description,omitempty"`
+	InfoURL     string `json:"info_url,omitempty"`
+	// RemoteIconURL is where the API fetches the Badge's icon from.
+	RemoteIconURL string `json:"remote_icon_url,omitempty"`
+	IsSoft        *bool  `json:"is_soft,omitempty"`
+}
+
+func (p *BadgeParams) check(create bool) error {
+	if err := checkSomething("BadgeParams", p); err != nil || !create {
+		return err
+	}
+	return firstError(checkRequired("Name", p.Name), checkRequired("Description", p.Description))
+}
+
+// BadgeListOptions filters and pages GET /badges. Zero fields are not sent.
+type BadgeListOptions struct {
+	ListOptions
+	// Query selects Badges by name.
+	Query string `url:"query,omitempty"`
+}
+
+// List returns one page of Badges, newest first.
+//
+// API: GET /badges
+func (s *BadgesService) List(ctx context.Context, opts *BadgeListOptions) ([]*Badge, *Response, error) {
+	if opts == nil {
+		opts = &BadgeListOptions{}
+	}
+	if err := opts.check(); err != nil {
+		return nil, nil, err
+	}
+	return list[*Badge](ctx, s.client, badges, opts, opts.ListOptions)
+}
+
+// All iterates over every Badge that opts selects, from opts.Page on,
+// fetching pages of 50 as it goes. opts.Per is ignored. The iteration ends
+// at the first error, which it yields.
+//
+// API: GET /badges
+func (s *BadgesService) All(ctx context.Context, opts *BadgeListOptions) iter.Seq2[*Badge, error] {
+	return allPages(ctx, s.client, opts, s.List)
+}
+
+// Get returns one Badge.
+//
+// API: GET /badges/:id
+func (s *BadgesService) Get(ctx context.Context, id int64) (*Badge, *Response, error) {
+	return byID[*Badge](ctx, s.client, http.MethodGet, badges, id)
+}
+
+// Create creates a Badge.
+//
+// API: POST /badges
+func (s *BadgesService) Create(ctx context.Context, badge *BadgeParams) (*Badge, *Response, error) {
+	return create[*Badge](ctx, s.client, badges, badge)
+}
+
+// Update changes the fields of a Badge that changes sets; at least one must
+// be.
+//
+// API: PATCH /badges/:id
+func (s *BadgesService) Update(ctx context.Context, id int64, changes *BadgeParams) (*Badge, *Response, error) {
+	return update[*Badge](ctx, s.client, badges, id, changes)
+}
+
+// Delete deletes a Badge and returns it as it was. A Badge that a Job
+// Request requires answers ErrUnprocessable.
+//
+// API: DELETE /badges/:id
+func (s *BadgesService) Delete(ctx context.Context, id int64) (*Badge, *Response, error) {
+	return byID[*Badge](ctx, s.client, http.MethodDelete, badges, id)
+}

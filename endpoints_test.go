@@ -1,0 +1,113 @@
+package workforce_test
+
+import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// contractEndpoints are the endpoints of CONTRACT.md §2 and §6, in its order.
+var contractEndpoints = []string{
+	"POST /authenticate", "GET /info",
+	"GET /jobs", "POST /jobs", "POST /jobs/assign", "PATCH /jobs/:id", "GET /jobs/:id",
+	"GET /job_requests", "POST /job_requests", "PATCH /job_requests/:id", "GET /job_requests/:id",
+	"GET /job_requests/:id/rankings", "POST /job_requests/:id/resend_notifications", "POST /job_requests/:id/re_rank_workers",
+	"POST /multi_day_job_requests", "PATCH /multi_day_job_requests/:id", "GET /multi_day_job_requests/:id",
+	"GET /badges", "POST /badges", "PATCH /badges/:id", "GET /badges/:id", "DELETE /badges/:id",
+	"GET /customers", "GET /customers/:id", "POST /customers", "PATCH /customers/:id", "GET /customers/exists",
+	"POST /customers/timesheet_import",
+	"GET /messages", "POST /messages", "GET /messages/:id",
+	"GET /users", "POST /users", "POST /users/invite", "PATCH /users/:id", "GET /users/:id", "GET /users/:id/tracking",
+	"GET /search",
+}
+
+var apiLine = regexp.MustCompile(`\b(GET|POST|PUT|PATCH|DELETE) (/[a-z_/:]+)`)
+
+// endpointMethods reads the package's sources and answers, for each
+// endpoint named in a service method's "API:" doc line, the methods that
+// call it, as "Jobs.Get".
+func endpointMethods(t *testing.T) map[string][]string {
+	t.Helper()
+	fset := token.NewFileSet()
+	pkgs, err := parser.ParseDir(fset, ".", func(fi os.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, parser.ParseComments)
+	require.NoError(t, err)
+	out := map[string][]string{}
+	for _, f := range pkgs["workforce"].Files {
+		for _, decl := range f.Decls {
+			fn, ok := decl.(*ast.FuncDecl)
+			if !ok || fn.Recv == nil || fn.Doc == nil || !fn.Name.IsExported() {
+				continue
+			}
+			recv := fn.Recv.List[0].Type
+			if star, ok := recv.(*ast.StarExpr); ok {
+				recv = star.X
+			}
+			id, ok := recv.(*ast.Ident)
+			if !ok {
+				continue
+			}
+			name := strings.TrimSuffix(id.Name, "Service") + "." + fn.Name.Name
+			if id.Name == "Client" {
+				continue // Do calls whatever it is given
+			}
+			for _, line := range strings.Split(fn.Doc.Text(), "\n") {
+				if rest, ok := strings.CutPrefix(line, "API: "); ok {
+					for _, m := range apiLine.FindAllStringSubmatch(rest, -1) {
+						ep := m[1] + " " + m[2]
+						if !slices.Contains(out[ep], name) {
+							out[ep] = append(out[ep], name)
+						}
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// endpointTable renders the README's table of every endpoint.
+func endpointTable(methods map[string][]string) string {
+	var b strings.Builder
+	b.WriteString("| Endpoint | Method |\n|---|---|\n")
+	for _, ep := range contractEndpoints {
+		ms := slices.Clone(methods[ep])
+		slices.Sort(ms)
+		for i, m := range ms {
+			ms[i] = "`" + m + "`"
+		}
+		fmt.Fprintf(&b, "| `%s` | %s |\n", ep, strings.Join(ms, ", "))
+	}
+	return b.String()
+}
+
+// TestEveryEndpointHasAMethodAndTheREADMESaysSo checks that every endpoint
+// of the contract is called by a method whose doc names it, that no method
+// names an endpoint the contract lacks, and that the README's table is the
+// one the code gives.
+func TestEveryEndpointHasAMethodAndTheREADMESaysSo(t *testing.T) {
+	t.Parallel()
+	methods := endpointMethods(t)
+	for _, ep := range contractEndpoints {
+		assert.NotEmpty(t, methods[ep], "no method calls %s", ep)
+	}
+	for ep, ms := range methods {
+		assert.Contains(t, contractEndpoints, ep, "%v name an endpoint the contract lacks", ms)
+	}
+	readme, err := os.ReadFile("README.md")
+	require.NoError(t, err)
+	_, rest, ok := strings.Cut(string(readme), "<!-- endpoints -->\n")
+	require.True(t, ok, "README.md has an <!-- endpoints --> marker")
+	table, _, ok := strings.Cut(rest, "<!-- /endpoints -->")
+	require.True(t, ok, "README.md has an <!-- /endpoints --> marker")
+	want := endpointTable(methods)
+	assert.Equal(t, want, table, "the README's table, as the code gives it:\n%s", want)
+}

@@ -1,0 +1,99 @@
+package workforce
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+)
+
+// MultiDayJobRequestsService creates, reads and changes Multi-day Job
+// Requests.
+//
+// A Multi-day Job Request is a series; its days are ordinary Job Requests.
+// Create the series first, then post each day with JobRequests.Create,
+// setting JobRequestParams.MultiDay to Ptr(true) and
+// JobRequestParams.MultiDayJobRequestID to the series' ID. The series
+// lists its days in JobRequestIDs, and JobRequestListOptions'
+// MultiDayJobRequestID lists them as Job Requests.
+type MultiDayJobRequestsService service
+
+// A MultiDayJobRequest is a series of Job Requests on several days.
+type MultiDayJobRequest struct {
+	ID         int64      `json:"id"`
+	RepeatType RepeatType `json:"repeat_type"`
+	// SameWorkers asks for the same Workers on every day.
+	SameWorkers bool `json:"same_workers"`
+	// RepeatNumber is how many times the work repeats.
+	RepeatNumber int `json:"repeat_number"`
+	// JobRequestIDs are the series' days, oldest first.
+	JobRequestIDs []int64 `json:"job_request_ids"`
+	CreatedAt     Time    `json:"created_at"`
+	UpdatedAt     Time    `json:"updated_at"`
+
+	// Raw is the JSON document as received, with every field, including
+	// those this type does not model.
+	Raw json.RawMessage `json:"-"`
+}
+
+func (m *MultiDayJobRequest) setRaw(b json.RawMessage) { m.Raw = b }
+
+// RepeatType is how a Multi-day Job Request repeats. A value this SDK
+// does not know is kept as it was sent.
+type RepeatType string
+
+// The repeat types.
+const (
+	RepeatDaily  RepeatType = "daily"
+	RepeatWeekly RepeatType = "weekly"
+)
+
+// MultiDayJobRequestParams is the body of POST /multi_day_job_requests
+// and PATCH /multi_day_job_requests/:id. Zero fields are not sent, so an
+// update changes only what is set. RepeatType is required to create.
+type MultiDayJobRequestParams struct {
+	RepeatType RepeatType `json:"repeat_type,omitempty"`
+	// SameWorkers asks for the same Workers on every day; Ptr(false)
+	// sends false.
+	SameWorkers *bool `json:"same_workers,omitempty"`
+	// RepeatNumber is how many times the work repeats; 0 is not sent.
+	RepeatNumber int `json:"repeat_number,omitempty"`
+}
+
+func (p *MultiDayJobRequestParams) check(create bool) error {
+	if err := checkSomething("MultiDayJobRequestParams", p); err != nil {
+		return err
+	}
+	switch {
+	case create && p.RepeatType == "":
+		return &ArgumentError{Name: "RepeatType", Reason: "is required"}
+	case p.RepeatType != "" && p.RepeatType != RepeatDaily && p.RepeatType != RepeatWeekly:
+		return &ArgumentError{Name: "RepeatType", Reason: fmt.Sprintf(`must be "daily" or "weekly", got %q`, string(p.RepeatType))}
+	case p.RepeatNumber < 0:
+		return &ArgumentError{Name: "RepeatNumber", Reason: fmt.Sprintf("must not be negative, got %d", p.RepeatNumber)}
+	}
+	return nil
+}
+
+// Get returns one Multi-day Job Request.
+//
+// API: GET /multi_day_job_requests/:id
+func (s *MultiDayJobRequestsService) Get(ctx context.Context, id int64) (*MultiDayJobRequest, *Response, error) {
+	return byID[*MultiDayJobRequest](ctx, s.client, http.MethodGet, multiDayJobRequests, id)
+}
+
+// Create creates a Multi-day Job Request, to which Job Requests are then
+// posted as its days.
+//
+// API: POST /multi_day_job_requests
+func (s *MultiDayJobRequestsService) Create(ctx context.Context, series *MultiDayJobRequestParams) (*MultiDayJobRequest, *Response, error) {
+	return create[*MultiDayJobRequest](ctx, s.client, multiDayJobRequests, series)
+}
+
+// Update changes the fields of a Multi-day Job Request that changes sets;
+// at least one must be.
+//
+// API: PATCH /multi_day_job_requests/:id
+func (s *MultiDayJobRequestsService) Update(ctx context.Context, id int64, changes *MultiDayJobRequestParams) (*MultiDayJobRequest, *Response, error) {
+	return update[*MultiDayJobRequest](ctx, s.client, multiDayJobRequests, id, changes)
+}

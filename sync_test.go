@@ -1,0 +1,241 @@
+package workforce_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/workforce-marketplace/workforce-go"
+)
+
+// changingStore is a server of Jobs whose updated_at filters have the
+// bounds chosen by the test, and whose Jobs may change (or be created)
+// while a sync reads them: onList runs before each list answer.
+type changingStore struct {
+	mu        sync.Mutex
+	now       time.Time // the server's clock; updated_at of a change
+	updated   map[int64]time.Time
+	nextID    int64
+	inclusive bool // updated_before inclusive and updated_after exclusive, instead of the other way
+	requests  int
+	onList    func(s *changingStore) // called with mu held
+}
+
+func newChangingStore(t *testing.T) (*changingStore, *httptest.Server) {
+	s := &changingStore{now: time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC), updated: map[int64]time.Time{}, nextID: 1}
+	srv := httptest.NewServer(http.HandlerFunc(s.serve))
+	t.Cleanup(srv.Close)
+	return s, srv
+}
+
+// add creates n Jobs changed at at.
+func (s *changingStore) add(n int, at time.Time) {
+	for range n {
+		s.updated[s.nextID] = at
+		s.nextID++
+	}
+}
+
+// touch changes Job id now: its updated_at moves to the server's clock.
+func (s *changingStore) touch(id int64) { s.updated[id] = s.now }
+
+func (s *changingStore) serve(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch r.URL.Path {
+	case "/api_v2/authenticate":
+		fmt.Fprintf(w, `{"token": "tok-1", "expires_at": %q}`, s.now.Add(24*time.Hour).Format(time.RFC3339))
+		return
+	case "/api_v2/info":
+		fmt.Fprintf(w, `{"utc_time_now": %q, "environment": "test"}`, s.now.Truncate(time.Second).Format(time.RFC3339))
+		s.now = s.now.Add(300 * time.Millisecond)
+		return
+	}
+	s.requests++
+	if s.onList != nil {
+		s.onList(s)
+	}
+	s.now = s.now.Add(time.Millisecond)
+	q := r.URL.Query()
+	parse := func(name string) time.Time {
+		v, _ := time.Parse(time.RFC3339Nano, q.Get(name))
+		return v
+	}
+	after, before := parse("updated_after"), parse("updated_before")
+
+	page, _ := strconv.Atoi(q.Get("page"))
+	per, _ := strconv.Atoi(q.Get("per"))
+	var ids []int64
+	for id, u := range s.updated {
+		u = u.Truncate(time.Millisecond) // the precision the server compares at
+		okAfter := after.IsZero() || (s.inclusive && u.After(after)) || (!s.inclusive && !u.Before(after))
+		okBefore := before.IsZero() || (s.inclusive && !u.After(before)) || (!s.inclusive && u.Before(before))
+		if okAfter && okBefore {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	slices.Reverse(ids)
+	from := min((page-1)*per, len(ids))
+	ids = ids[from:min(from+per, len(ids))]
+	var b strings.Builder
+	for i, id := range ids {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"id": %d, "updated_at": %q}`, id, s.updated[id].Format("2006-01-02T15:04:05.000Z07:00"))
+	}
+	fmt.Fprintf(w, `{"jobs": [%s]}`, b.String())
+}
+
+func (s *changingStore) client(t *testing.T, url string) *workforce.Client {
+	c, err := workforce.New(testAPIKey, testSecretKey, workforce.WithBaseURL(url), workforce.WithRetry(0, 0, 0))
+	require.NoError(t, err)
+	return c
+}
+
+// syncOnce runs a sync from *wm and answers how often each ID was yielded.
+func syncOnce(t *testing.T, c *workforce.Client, wm *time.Time, opts *workforce.SyncOptions) map[int64]int {
+	t.Helper()
+	got := map[int64]int{}
+	for job, err := range c.Jobs.Sync(context.Background(), wm, opts) {
+		require.NoError(t, err)
+		got[job.ID]++
+	}
+	return got
+}
+
+func TestSyncSkipsNothingWhileJobsChange(t *testing.T) {
+	t.Parallel()
+	for _, inclusive := range []bool{false, true} {
+		t.Run(fmt.Sprintf("inclusive upper bound %v", inclusive), func(t *testing.T) {
+			t.Parallel()
+			s, srv := newChangingStore(t)
+			s.inclusive = inclusive
+			rng := rand.New(rand.NewPCG(1, 2))
+			base := s.now.Add(-30 * 24 * time.Hour)
+			for range 3000 { // spread over a month, some sharing a millisecond
+				s.add(1, base.Add(time.Duration(rng.Int64N(int64(30*24*time.Hour)))).Truncate(time.Second))
+			}
+			s.add(120, s.now.Add(-time.Hour))   // more than two pages sharing one timestamp
+			changed := map[int64]bool{}         // and created
+			s.onList = func(s *changingStore) { // while the sync runs, Jobs change and new ones appear
+				for range 3 {
+					id := rng.Int64N(s.nextID-1) + 1
+					s.touch(id)
+					changed[id] = true
+				}
+				changed[s.nextID] = true
+				s.add(1, s.now)
+			}
+			c := s.client(t, srv.URL)
+			var wm time.Time
+			first := syncOnce(t, c, &wm, nil)
+			require.False(t, wm.IsZero(), "the watermark advanced")
+
+			s.mu.Lock()
+			s.onList = nil
+			var unchanged int
+			for id := range s.updated {
+				if changed[id] || !s.updated[id].Before(wm) {
+					continue // changed during the sync: the next sync's
+				}
+				unchanged++
+				assert.Equal(t, 1, first[id], "job %d, unchanged during the sync, yielded exactly once", id)
+			}
+			s.now = s.now.Add(time.Minute)
+			s.mu.Unlock()
+			assert.Greater(t, unchanged, 1500)
+			for id, n := range first {
+				assert.Equal(t, 1, n, "job %d yielded once", id)
+			}
+
+			// The next sync yields every Job changed since, and few others.
+			second := syncOnce(t, c, &wm, nil)
+			for id := range changed {
+				assert.Equal(t, 1, second[id], "job %d changed during the first sync", id)
+			}
+			assert.Less(t, len(second), len(changed)+50, "the second sync is incremental")
+		})
+	}
+}
+
+func TestSyncIsIncrementalAndCheap(t *testing.T) {
+	t.Parallel()
+	s, srv := newChangingStore(t)
+	base := s.now.Add(-365 * 24 * time.Hour)
+	for i := range 5000 {
+		s.add(1, base.Add(time.Duration(i)*time.Hour))
+	}
+	c := s.client(t, srv.URL)
+	var wm time.Time
+	all := syncOnce(t, c, &wm, nil)
+	assert.Len(t, all, 5000)
+	full := s.requests
+
+	s.mu.Lock()
+	s.now = s.now.Add(time.Hour)
+	for id := int64(1); id <= 300; id++ {
+		s.touch(id * 7)
+		s.now = s.now.Add(time.Second)
+	}
+	s.now = s.now.Add(time.Minute)
+	s.requests = 0
+	s.mu.Unlock()
+	changes := syncOnce(t, c, &wm, nil)
+	assert.Len(t, changes, 300)
+	assert.Less(t, s.requests, 40, "an incremental sync of 300 changes reads few pages")
+	t.Logf("full sync of 5000: %d requests; incremental sync of 300: %d", full, s.requests)
+}
+
+func TestSyncLeavesTheWatermarkOnBreakAndError(t *testing.T) {
+	t.Parallel()
+	s, srv := newChangingStore(t)
+	s.add(200, s.now.Add(-time.Hour))
+	c := s.client(t, srv.URL)
+	var wm time.Time
+	for range c.Jobs.Sync(context.Background(), &wm, nil) {
+		break
+	}
+	assert.True(t, wm.IsZero(), "a break leaves the watermark")
+
+	srv.Close()
+	var errs int
+	for _, err := range c.Jobs.Sync(context.Background(), &wm, nil) {
+		require.Error(t, err)
+		errs++
+	}
+	assert.Equal(t, 1, errs)
+	assert.True(t, wm.IsZero())
+}
+
+func TestSyncRefusesBadArguments(t *testing.T) {
+	t.Parallel()
+	c, m := newMock(t)
+	var wm time.Time
+	for name, tc := range map[string]struct {
+		wm   *time.Time
+		opts *workforce.SyncOptions
+	}{
+		"nil watermark":        {nil, nil},
+		"negative look-back":   {&wm, &workforce.SyncOptions{LookBack: -time.Second}},
+		"negative precision":   {&wm, &workforce.SyncOptions{Precision: -1}},
+		"negative concurrency": {&wm, &workforce.SyncOptions{Concurrency: -1}},
+	} {
+		for _, err := range c.Jobs.Sync(context.Background(), tc.wm, tc.opts) {
+			assert.ErrorIs(t, err, workforce.ErrInvalidArgument, name)
+		}
+	}
+	assert.Zero(t, m.GetTotalCallCount())
+}

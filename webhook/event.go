@@ -1,0 +1,97 @@
+package webhook
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/workforce-marketplace/workforce-go"
+)
+
+// Kind says which resource a delivery is about.
+type Kind string
+
+// The kinds of event. A delivery whose resource key is none of these has
+// the kind KindUnknown; its Key says what it was.
+const (
+	KindJob        Kind = "job"
+	KindJobRequest Kind = "job_request"
+	KindUnknown    Kind = "unknown"
+)
+
+// An Event is one delivery: a resource as it is after a change of state,
+// wrapped in its singular name ({"job": {...}}).
+type Event struct {
+	// Kind is the resource's kind.
+	Kind Kind
+	// Key is the name the resource was wrapped in, such as "job"; for an
+	// event of unknown kind it says what arrived.
+	Key string
+	// ID and State are the resource's id and its new state, read for every
+	// kind that has them.
+	ID    int64
+	State string
+	// Job is the decoded Job when Kind is KindJob.
+	Job *workforce.Job
+	// JobRequest is the decoded Job Request when Kind is KindJobRequest.
+	JobRequest *workforce.JobRequest
+	// Resource is the resource's JSON document, the value under Key.
+	Resource json.RawMessage
+	// Body is the delivery's body as received.
+	Body []byte
+}
+
+// ErrMalformedEvent is matched by the errors of Parse: a body that is not
+// one JSON object wrapping one resource object.
+var ErrMalformedEvent = errors.New("webhook: malformed event")
+
+// Parse reads a verified delivery body into an Event. The body must be a
+// JSON object with one member, the resource wrapped in its singular name;
+// a name that is not known is an event of kind KindUnknown, not an error.
+// The Event keeps body, and the decoded resource's Raw aliases it.
+func Parse(body []byte) (*Event, error) {
+	var doc map[string]json.RawMessage
+	if err := json.Unmarshal(body, &doc); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrMalformedEvent, err)
+	}
+	if len(doc) != 1 {
+		return nil, fmt.Errorf("%w: the body holds %d members, not one resource", ErrMalformedEvent, len(doc))
+	}
+	ev := &Event{Body: body, Kind: KindUnknown}
+	for key, raw := range doc {
+		ev.Key, ev.Resource = key, bytes.TrimSpace(raw)
+	}
+	var head struct {
+		ID    int64  `json:"id"`
+		State string `json:"state"`
+	}
+	if len(ev.Resource) == 0 || ev.Resource[0] != '{' {
+		return nil, fmt.Errorf("%w: %q does not hold an object", ErrMalformedEvent, ev.Key)
+	}
+	var err error
+	switch ev.Key {
+	case string(KindJob):
+		ev.Kind = KindJob
+		ev.Job = &workforce.Job{}
+		if err = json.Unmarshal(ev.Resource, ev.Job); err == nil {
+			ev.Job.Raw = ev.Resource
+			ev.ID, ev.State = ev.Job.ID, string(ev.Job.State)
+		}
+	case string(KindJobRequest):
+		ev.Kind = KindJobRequest
+		ev.JobRequest = &workforce.JobRequest{}
+		if err = json.Unmarshal(ev.Resource, ev.JobRequest); err == nil {
+			ev.JobRequest.Raw = ev.Resource
+			ev.ID, ev.State = ev.JobRequest.ID, string(ev.JobRequest.State)
+		}
+	default: // unknown: what every resource has, read leniently
+		if json.Unmarshal(ev.Resource, &head) == nil {
+			ev.ID, ev.State = head.ID, head.State
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s: %v", ErrMalformedEvent, ev.Key, err)
+	}
+	return ev, nil
+}

@@ -1,0 +1,115 @@
+package workforcetest
+
+import (
+	"encoding/json"
+	"slices"
+	"sort"
+)
+
+// table stores the records of one kind under increasing ids.
+type table[T any] struct {
+	rows map[int64]*T
+	last int64 // the last id given
+}
+
+// newTable makes an empty table whose first id is first.
+func newTable[T any](first int64) table[T] {
+	return table[T]{rows: map[int64]*T{}, last: first - 1}
+}
+
+// insert stores v under a new id and answers the id.
+func (t *table[T]) insert(v *T) int64 {
+	t.last++
+	t.rows[t.last] = v
+	return t.last
+}
+
+// desc answers the records newest first (id descending), the order of every list.
+func (t *table[T]) desc() []*T { return sortedDesc(t.rows) }
+
+// sortedDesc answers the values of m ordered by id descending.
+func sortedDesc[T any](m map[int64]*T) []*T {
+	ids := make([]int64, 0, len(m))
+	for id := range m {
+		ids = append(ids, id)
+	}
+	sort.Slice(ids, func(i, k int) bool { return ids[i] > ids[k] })
+	out := make([]*T, len(ids))
+	for i, id := range ids {
+		out[i] = m[id]
+	}
+	return out
+}
+
+// Kinds of record whose state changes are committed.
+const (
+	changedJob        = "job"
+	changedJobRequest = "job_request"
+)
+
+// change is one state change of a Job or a Job Request (a creation counts), as committed.
+type change struct {
+	kind  string // changedJob or changedJobRequest
+	id    int64
+	state string // the state entered
+	owner pool   // the pool of the key pair that owns the record
+	body  []byte // the record wrapped in its singular name, as it was right after the change; nil unless st.bodies
+}
+
+// run is the one commit point of the fake: it takes st.mu, applies the Job Request cut-offs
+// that the clock has reached, runs fn, and releases the lock; then it hands the state changes
+// recorded meanwhile to st.committed, outside the lock (where webhooks will be sent from).
+// Every handler and outside move that reads or writes records goes through run.
+func (st *store) run(fn func() error) error {
+	st.mu.Lock()
+	st.applyCutoffs()
+	err := fn()
+	changes, hook := st.changes, st.committed
+	st.changes = nil
+	st.mu.Unlock()
+	if hook != nil && len(changes) > 0 {
+		hook(changes)
+	}
+	return err
+}
+
+// recordChange notes a state change for the commit in progress, with the record as it is now
+// when webhooks need it. The caller holds st.mu, right after making the change.
+func (st *store) recordChange(kind string, id int64, state string) {
+	c := change{kind: kind, id: id, state: state}
+	switch kind {
+	case changedJob:
+		if j, ok := st.jobs.rows[id]; ok {
+			if jr, ok := st.jobRequests.rows[j.jobRequestID]; ok {
+				c.owner = jr.createdBy
+			}
+			if st.bodies {
+				c.body, _ = json.Marshal(map[string]jobJSON{"job": st.renderJob(j)})
+			}
+		}
+	case changedJobRequest:
+		if jr, ok := st.jobRequests.rows[id]; ok {
+			c.owner = jr.createdBy
+			if st.bodies {
+				c.body, _ = json.Marshal(map[string]jobRequestJSON{"job_request": st.renderJobRequest(jr)})
+			}
+		}
+	}
+	st.changes = append(st.changes, c)
+}
+
+// stateTable answers the states a record may enter state `to` from ("" is a new record), and
+// whether `to` is a state at all.
+type stateTable func(to string) (from []string, known bool)
+
+// refusal answers why table does not allow moving from `from` to `to`, or "" when it does.
+func (table stateTable) refusal(from, to, kind string) string {
+	allowed, known := table(to)
+	switch {
+	case !known:
+		return "is not a " + kind + " state: " + to
+	case !slices.Contains(allowed, from):
+		return "cannot change from " + describe(from) + " to " + to
+	}
+	return ""
+}

@@ -1,0 +1,269 @@
+package workforcetest
+
+import (
+	"bytes"
+	"encoding/csv"
+	"errors"
+	"io"
+	"math"
+	"net/http"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// customer is a company the employers belong to, and a client of the key's company. Empty
+// strings are null.
+type customer struct {
+	stored
+	name                   string
+	accountOwner           string
+	accountManager         string
+	address, city, state   string
+	zip, phone             string
+	contactFirstName       string
+	contactLastName        string
+	contactEmail           string
+	billingFirstName       string
+	billingLastName        string
+	billingEmail           string
+	billingPhone           string
+	feePercentage          string // a decimal from 0.0 to 1.0
+	canPostW2              bool
+	canPost1099            bool
+	canUsePremierFeatures  bool
+	useStartAndCompletePin bool
+	strategicPilot         bool
+	usePendingState        bool
+}
+
+// customers serves the Customers from the store.
+func (s *Server) customers() resource[customer, customerJSON] {
+	return resource[customer, customerJSON]{
+		st: s.st, one: "customer", many: "customers", rows: &s.st.customers,
+		meta: func(c *customer) *stored { return &c.stored }, render: renderCustomer,
+		read: s.st.readCustomer, publicWrites: true,
+	}
+}
+
+// customerRoutes are the Customer endpoints; the literal paths come before /customers/{id}.
+func (s *Server) customerRoutes() []route {
+	r := s.customers()
+	return []route{
+		{http.MethodGet, "/api_v2/customers", false, r.list},
+		{http.MethodPost, "/api_v2/customers", false, r.create},
+		{http.MethodGet, "/api_v2/customers/exists", false, s.customerExists},
+		{http.MethodPost, timesheetPath, false, s.timesheetImport},
+		{http.MethodGet, "/api_v2/customers/{id}", false, r.get},
+		{http.MethodPatch, "/api_v2/customers/{id}", false, r.update},
+		{http.MethodPut, "/api_v2/customers/{id}", false, r.update},
+	}
+}
+
+// readCustomer reads customer[…] into c and checks it: name is required and unique
+// case-insensitively (id is the Customer's own, 0 on create). The caller holds st.mu.
+func (st *store) readCustomer(f fields, c *customer, id int64) {
+	f.text(&c.name, "name", 1, 255)
+	f.notBlank(map[string]string{"name": c.name})
+	for name, dst := range map[string]*string{"account_owner": &c.accountOwner, "account_manager": &c.accountManager,
+		"address": &c.address, "city": &c.city, "state": &c.state, "zip": &c.zip, "phone": &c.phone,
+		"contact_first_name": &c.contactFirstName, "contact_last_name": &c.contactLastName,
+		"contact_email": &c.contactEmail} {
+		f.text(dst, name, 0, 255)
+	}
+	f.text(&c.billingFirstName, "billing_first_name", 1, 50)
+	f.text(&c.billingLastName, "billing_last_name", 1, 50)
+	f.text(&c.billingEmail, "billing_email", 1, 255)
+	f.text(&c.billingPhone, "billing_phone", 1, 50)
+	f.decimal(&c.feePercentage, "fee_percentage", 0, 1)
+	for name, dst := range map[string]*bool{"can_post_w2": &c.canPostW2, "can_post_1099": &c.canPost1099,
+		"can_use_premier_features": &c.canUsePremierFeatures, "use_start_and_complete_pin": &c.useStartAndCompletePin,
+		"strategic_pilot": &c.strategicPilot, "use_pending_state": &c.usePendingState} {
+		f.boolean(dst, name)
+	}
+	if other := st.customerNamed(c.name); other != nil && other.id != id {
+		f.fe.add("name", "has already been taken (customer "+itoa(other.id)+")")
+	}
+}
+
+// customerNamed answers the Customer whose name equals name case-insensitively, or nil. The
+// caller holds st.mu.
+func (st *store) customerNamed(name string) *customer {
+	for _, c := range st.customers.rows {
+		if name != "" && strings.EqualFold(c.name, name) {
+			return c
+		}
+	}
+	return nil
+}
+
+// customerExists serves GET /api_v2/customers/exists?name=…: {"exists": true|false}, comparing
+// names case-insensitively. A blank name is a 422.
+func (s *Server) customerExists(c *call) (any, error) {
+	name, ok := c.p.str("name")
+	if !ok {
+		return nil, invalid("name", "can't be blank")
+	}
+	var exists bool
+	err := s.st.run(func() error {
+		exists = s.st.customerNamed(strings.TrimSpace(name)) != nil
+		return nil
+	})
+	return map[string]bool{"exists": exists}, err
+}
+
+// timesheetPath is the route whose bodies may be larger than maxBody, up to maxTimesheet.
+const timesheetPath = "/api_v2/customers/timesheet_import"
+
+// maxTimesheet is the largest body POST /customers/timesheet_import accepts (8 MiB; other
+// routes take 1 MiB).
+const maxTimesheet = 8 << 20
+
+// rejectedRow is a timesheet row that was not applied.
+type rejectedRow struct {
+	Row   int    `json:"row"`
+	Error string `json:"error"`
+}
+
+// timesheetImport serves POST /api_v2/customers/timesheet_import: a CSV file in the multipart
+// field "file" with job_id and actual_duration columns. It answers {"imported": N, "rejected":
+// [{"row": R, "error": "…"}]}.
+func (s *Server) timesheetImport(c *call) (any, error) {
+	file, ok := c.files["file"]
+	if !ok {
+		return nil, invalid("file", "must be a CSV file sent as the multipart/form-data field file")
+	}
+	rows, cols, err := readTimesheet(file)
+	if err != nil {
+		return nil, err
+	}
+	imported, rejected := 0, []rejectedRow{}
+	err = s.st.run(func() error {
+		for i, row := range rows {
+			if why := s.st.applyTimesheetRow(row, cols, c.pool); why != "" {
+				rejected = append(rejected, rejectedRow{Row: i + 1, Error: why})
+				continue
+			}
+			imported++
+		}
+		return nil
+	})
+	return map[string]any{"imported": imported, "rejected": rejected}, err
+}
+
+// timesheetColumns are the indexes of the two columns a timesheet needs.
+type timesheetColumns struct{ jobID, duration int }
+
+// readTimesheet parses a timesheet: a header row naming job_id and actual_duration (any case,
+// any order, other columns ignored), then the data rows. A file that is not UTF-8 CSV text, or
+// lacks either column, is a 422 on "file".
+func readTimesheet(file []byte) ([][]string, timesheetColumns, error) {
+	cols := timesheetColumns{-1, -1}
+	file = bytes.TrimPrefix(file, []byte("\ufeff"))
+	if !utf8.Valid(file) || bytes.IndexByte(file, 0) >= 0 {
+		return nil, cols, invalid("file", "is not a CSV file")
+	}
+	r := csv.NewReader(bytes.NewReader(file))
+	r.FieldsPerRecord = -1
+	r.TrimLeadingSpace = true
+	header, err := r.Read()
+	if errors.Is(err, io.EOF) {
+		return nil, cols, invalid("file", "is empty: it needs a header row with job_id and actual_duration")
+	}
+	if err != nil {
+		return nil, cols, invalid("file", "is not a CSV file: "+err.Error())
+	}
+	for i, name := range header {
+		switch strings.ToLower(strings.TrimSpace(name)) {
+		case "job_id":
+			cols.jobID = i
+		case "actual_duration":
+			cols.duration = i
+		}
+	}
+	if cols.jobID < 0 || cols.duration < 0 {
+		return nil, cols, invalid("file", "needs a header row with job_id and actual_duration columns")
+	}
+	rows, err := r.ReadAll()
+	if err != nil {
+		return nil, cols, invalid("file", "is not a CSV file: "+err.Error())
+	}
+	return rows, cols, nil
+}
+
+// applyTimesheetRow sets the actual_duration of the row's Job, or answers why it cannot: the
+// Job is unknown or not the key's, not in_progress, paused or completed, or the duration is not
+// a whole number ≥ 0. updated_at moves only on a change. The caller holds st.mu.
+func (st *store) applyTimesheetRow(row []string, cols timesheetColumns, p pool) string {
+	if len(row) <= max(cols.jobID, cols.duration) {
+		return "has fewer columns than the header"
+	}
+	id, err := strconv.ParseInt(strings.TrimSpace(row[cols.jobID]), 10, 64)
+	if err != nil || id < 1 {
+		return "job_id must be a positive integer"
+	}
+	minutes, err := strconv.ParseInt(strings.TrimSpace(row[cols.duration]), 10, 64)
+	if err != nil || minutes < 0 || minutes > math.MaxInt32 {
+		return "actual_duration must be a whole number of minutes, 0 or more"
+	}
+	j, err := st.visibleJob(id, p)
+	if err != nil {
+		return "job " + itoa(id) + " not found"
+	}
+	switch j.state {
+	case stateInProgress, statePaused, stateCompleted:
+	default:
+		return "job " + itoa(id) + " is " + j.state + "; only in_progress, paused or completed jobs take a duration"
+	}
+	n := int(minutes)
+	if j.actualDuration == nil || *j.actualDuration != n {
+		j.actualDuration, j.updatedAt = &n, st.now()
+	}
+	return ""
+}
+
+// customerJSON is a Customer as the API writes it: id, every write parameter, created_at and
+// updated_at.
+type customerJSON struct {
+	ID                     int64   `json:"id"`
+	Name                   string  `json:"name"`
+	AccountOwner           *string `json:"account_owner"`
+	AccountManager         *string `json:"account_manager"`
+	Address                *string `json:"address"`
+	City                   *string `json:"city"`
+	State                  *string `json:"state"`
+	Zip                    *string `json:"zip"`
+	Phone                  *string `json:"phone"`
+	ContactFirstName       *string `json:"contact_first_name"`
+	ContactLastName        *string `json:"contact_last_name"`
+	ContactEmail           *string `json:"contact_email"`
+	BillingFirstName       *string `json:"billing_first_name"`
+	BillingLastName        *string `json:"billing_last_name"`
+	BillingEmail           *string `json:"billing_email"`
+	BillingPhone           *string `json:"billing_phone"`
+	FeePercentage          *string `json:"fee_percentage"`
+	CanPostW2              bool    `json:"can_post_w2"`
+	CanPost1099            bool    `json:"can_post_1099"`
+	CanUsePremierFeatures  bool    `json:"can_use_premier_features"`
+	UseStartAndCompletePin bool    `json:"use_start_and_complete_pin"`
+	StrategicPilot         bool    `json:"strategic_pilot"`
+	UsePendingState        bool    `json:"use_pending_state"`
+	CreatedAt              string  `json:"created_at"`
+	UpdatedAt              string  `json:"updated_at"`
+}
+
+// renderCustomer writes c.
+func renderCustomer(c *customer) customerJSON {
+	return customerJSON{
+		ID: c.id, Name: c.name, AccountOwner: optString(c.accountOwner), AccountManager: optString(c.accountManager),
+		Address: optString(c.address), City: optString(c.city), State: optString(c.state), Zip: optString(c.zip),
+		Phone: optString(c.phone), ContactFirstName: optString(c.contactFirstName),
+		ContactLastName: optString(c.contactLastName), ContactEmail: optString(c.contactEmail),
+		BillingFirstName: optString(c.billingFirstName), BillingLastName: optString(c.billingLastName),
+		BillingEmail: optString(c.billingEmail), BillingPhone: optString(c.billingPhone),
+		FeePercentage: optString(c.feePercentage), CanPostW2: c.canPostW2, CanPost1099: c.canPost1099,
+		CanUsePremierFeatures: c.canUsePremierFeatures, UseStartAndCompletePin: c.useStartAndCompletePin,
+		StrategicPilot: c.strategicPilot, UsePendingState: c.usePendingState,
+		CreatedAt: localTime(c.createdAt), UpdatedAt: localTime(c.updatedAt),
+	}
+}

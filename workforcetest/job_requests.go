@@ -1,0 +1,577 @@
+package workforcetest
+
+import (
+	"fmt"
+	"math"
+	"net/http"
+	"reflect"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Values of jobRequest.classification and job.classification.
+const (
+	class1099 = "1099"
+	classW2   = "w2"
+)
+
+// jobRequest is a posted need for Workers; its Jobs are the Workers' assignments. Empty strings,
+// zero times and zero ids are null.
+type jobRequest struct {
+	id                    int64
+	customerID            int64
+	employerID            int64
+	createdBy             pool
+	name                  string
+	state                 string
+	category              string
+	address, city, zip    string
+	venue                 string
+	latitude, longitude   string // decimals, written as strings
+	description           string
+	descriptionTasks      string
+	descriptionCompany    string
+	descriptionTravel     string
+	descriptionSkills     string // "|"-separated, as sent
+	descriptionContact    string
+	descriptionArrival    string
+	startTime             time.Time
+	duration              int // minutes
+	slots                 int
+	wage                  string // a decimal; "" when not set
+	classification        string
+	w2HourlyRate          string // a decimal
+	openRequest           bool
+	multiDay              bool
+	multiDayID            int64
+	agentCode             string
+	organizationalPath    string
+	usePendingState       bool
+	notificationDistance  int // miles; 0 is null
+	preferredCandidateIDs []int64
+	banList               []int64
+	badgeIDs              []int64 // the Badges its Workers must hold
+	pushAll               bool    // push_all_notifications_asap
+	ranked                bool    // re_rank_workers ranked the whole Worker pool
+	createdAt             time.Time
+	updatedAt             time.Time
+}
+
+// jobRequestRoutes are the Job Request endpoints.
+func (s *Server) jobRequestRoutes() []route {
+	return []route{
+		{http.MethodGet, "/api_v2/job_requests", false, s.listJobRequests},
+		{http.MethodPost, "/api_v2/job_requests", false, s.createJobRequest},
+		{http.MethodGet, "/api_v2/job_requests/{id}", false, s.getJobRequest},
+		{http.MethodPatch, "/api_v2/job_requests/{id}", false, s.updateJobRequest},
+		{http.MethodGet, "/api_v2/job_requests/{id}/rankings", false, s.rankings},
+		{http.MethodPost, "/api_v2/job_requests/{id}/resend_notifications", false, s.resendNotifications},
+		{http.MethodPost, "/api_v2/job_requests/{id}/re_rank_workers", false, s.reRankWorkers},
+	}
+}
+
+// visibleJobRequest answers the Job Request with id if a token of pool p may see it (the Public
+// Pool sees only those it created), else a 404. The caller holds st.mu.
+func (st *store) visibleJobRequest(id int64, p pool) (*jobRequest, error) {
+	jr, ok := st.jobRequests.rows[id]
+	if !ok || (p == poolPublic && jr.createdBy != poolPublic) {
+		return nil, errorf(http.StatusNotFound, "job request %d not found", id)
+	}
+	return jr, nil
+}
+
+// jobRequestFilter is the filters of GET /job_requests.
+type jobRequestFilter struct {
+	states         []string
+	customerID     int64
+	multiDayID     int64
+	classification string
+	w2HourlyRate   *float64
+	updated        timeRange
+	agentCode      *string // "Null" selects empty ones
+}
+
+// readJobRequestFilter reads the filters of GET /job_requests.
+func readJobRequestFilter(p params, fe fieldErrors) jobRequestFilter {
+	f := jobRequestFilter{states: commaList(p, "state"), updated: readUpdatedRange(p, fe),
+		w2HourlyRate: readRateFilter(p, fe)}
+	f.customerID = optionalID(p, fe, "company_id")
+	f.multiDayID = optionalID(p, fe, "multi_day_job_request_id")
+	f.classification, _ = p.str("classification")
+	if code, ok := p.str("agent_code"); ok {
+		f.agentCode = &code
+	}
+	return f
+}
+
+// match tells whether jr passes every filter that is set.
+func (f jobRequestFilter) match(jr *jobRequest) bool {
+	switch {
+	case f.states != nil && !slices.Contains(f.states, jr.state),
+		f.customerID != 0 && jr.customerID != f.customerID,
+		f.multiDayID != 0 && jr.multiDayID != f.multiDayID,
+		f.classification != "" && jr.classification != f.classification,
+		!f.updated.contains(jr.updatedAt),
+		!rateMatches(f.w2HourlyRate, jr.w2HourlyRate):
+		return false
+	case f.agentCode != nil && *f.agentCode == "Null":
+		return jr.agentCode == ""
+	case f.agentCode != nil:
+		return jr.agentCode == *f.agentCode
+	}
+	return true
+}
+
+// listJobRequests serves GET /api_v2/job_requests: the visible Job Requests that pass the
+// filters, newest first, one page.
+func (s *Server) listJobRequests(c *call) (any, error) {
+	fe := fieldErrors{}
+	pg := readPage(c.p, fe)
+	f := readJobRequestFilter(c.p, fe)
+	if err := fe.err(); err != nil {
+		return nil, err
+	}
+	var out []jobRequestJSON
+	err := s.st.run(func() error {
+		out = listPage(s.st.jobRequests.desc(), pg, func(jr *jobRequest) bool {
+			return (c.pool != poolPublic || jr.createdBy == poolPublic) && f.match(jr)
+		}, s.st.renderJobRequest)
+		return nil
+	})
+	return map[string][]jobRequestJSON{"job_requests": out}, err
+}
+
+// answerJobRequest runs find inside st.run and answers the Job Request it finds wrapped as
+// {"job_request": {...}}.
+func (st *store) answerJobRequest(find func() (*jobRequest, error)) (any, error) {
+	return answerOne(st, "job_request", find, st.renderJobRequest)
+}
+
+// getJobRequest serves GET /api_v2/job_requests/:id.
+func (s *Server) getJobRequest(c *call) (any, error) {
+	id, err := c.pathID()
+	if err != nil {
+		return nil, err
+	}
+	return s.st.answerJobRequest(func() (*jobRequest, error) { return s.st.visibleJobRequest(id, c.pool) })
+}
+
+// createJobRequest serves POST /api_v2/job_requests. 403 for the Public Pool.
+func (s *Server) createJobRequest(c *call) (any, error) {
+	if err := c.forbidPublic(); err != nil {
+		return nil, err
+	}
+	f := fields{p: c.p, prefix: "job_request", fe: fieldErrors{}}
+	return s.st.answerJobRequest(func() (*jobRequest, error) {
+		now := s.st.now()
+		jr := jobRequest{classification: class1099, createdBy: c.pool, employerID: s.seed.EmployerID,
+			createdAt: now, updatedAt: now}
+		f.oneOf(&jr.state, "state", statePosted, stateDraft)
+		s.st.readJobRequest(f, &jr)
+		if err := f.fe.err(); err != nil {
+			return nil, err
+		}
+		jr.id = s.st.jobRequests.insert(&jr)
+		s.st.recordChange(changedJobRequest, jr.id, jr.state)
+		return &jr, nil
+	})
+}
+
+// updateJobRequest serves PATCH /api_v2/job_requests/:id: job_request[…] fields (state only
+// from draft to posted), and top-level state=cancelled (with an optional cancelled_reason given
+// to the Jobs it cancels). All or nothing. 403 for the Public Pool.
+func (s *Server) updateJobRequest(c *call) (any, error) {
+	id, err := c.privateID()
+	if err != nil {
+		return nil, err
+	}
+	f := fields{p: c.p, prefix: "job_request", fe: fieldErrors{}}
+	cancel, hasCancel := c.p.str("state")
+	if hasCancel && cancel != stateCancelled {
+		f.fe.add("state", "at the top level can only be cancelled")
+	}
+	if !hasCancel && !f.any() {
+		return nil, invalid("job_request", "nothing to update: send job_request[…] fields or top-level state=cancelled")
+	}
+	reason, ok := c.p.str("cancelled_reason")
+	if !ok {
+		reason = reasonJobRequestCancelled
+	}
+	return s.st.answerJobRequest(func() (*jobRequest, error) {
+		jr, err := s.st.visibleJobRequest(id, c.pool)
+		if err != nil {
+			return nil, err
+		}
+		next := *jr
+		state := jr.state
+		f.oneOf(&state, "state", statePosted, stateDraft)
+		if state != jr.state && !(jr.state == stateDraft && state == statePosted) {
+			f.fe.add("state", "cannot change from "+jr.state+" to "+state+" through job_request[state]")
+		}
+		s.st.readJobRequest(f, &next)
+		if err := f.fe.err(); err != nil {
+			return nil, err
+		}
+		if hasCancel {
+			if refusal := stateTable(jobRequestMovesTo).refusal(jr.state, stateCancelled, "Job Request"); refusal != "" {
+				return nil, invalid("state", refusal)
+			}
+		}
+		if !reflect.DeepEqual(next, *jr) {
+			next.updatedAt = s.st.now()
+			*jr = next
+		}
+		if state != jr.state {
+			_ = s.st.moveJobRequest(jr, state, s.st.now()) // draft → posted is in the table
+		}
+		if hasCancel {
+			return jr, s.st.cancelJobRequest(jr, reason)
+		}
+		s.st.syncJobRequest(jr) // slots may have changed
+		return jr, nil
+	})
+}
+
+// readJobRequest reads the job_request[…] write parameters into jr and checks them together:
+// classification w2 needs w2_hourly_rate and a Customer that may post it, ids must exist.
+// The caller holds st.mu.
+func (st *store) readJobRequest(f fields, jr *jobRequest) {
+	f.text(&jr.name, "request_name", 1, 255)
+	f.text(&jr.zip, "zip", 1, 20)
+	f.text(&jr.city, "city", 1, 100)
+	f.text(&jr.address, "address", 1, 255)
+	f.text(&jr.venue, "venue", 0, 255)
+	f.integer(&jr.slots, "slots", 1)
+	f.text(&jr.category, "category", 1, 100)
+	for name, dst := range map[string]*string{"description": &jr.description, "description_tasks": &jr.descriptionTasks,
+		"description_company": &jr.descriptionCompany, "description_travel": &jr.descriptionTravel,
+		"description_skills": &jr.descriptionSkills, "description_contact": &jr.descriptionContact,
+		"description_arrival": &jr.descriptionArrival, "organizational_path": &jr.organizationalPath} {
+		f.text(dst, name, 0, 0)
+	}
+	readStartTime(f, &jr.startTime)
+	f.integer(&jr.duration, "duration", 1)
+	f.decimal(&jr.wage, "wage", 0, math.MaxFloat64)
+	f.oneOf(&jr.classification, "classification", class1099, classW2)
+	f.decimal(&jr.w2HourlyRate, "w2_hourly_rate", 0, math.MaxFloat64)
+	f.boolean(&jr.openRequest, "open_request")
+	f.boolean(&jr.multiDay, "multi_day")
+	f.boolean(&jr.usePendingState, "use_pending_state")
+	f.text(&jr.agentCode, "agent_code", 1, 25)
+	f.integer(&jr.notificationDistance, "notification_distance", 0)
+	f.ids(&jr.preferredCandidateIDs, "preferred_candidate_ids")
+	f.ids(&jr.banList, "ban_list")
+	if v, ok := f.value("push_all_notifications_asap"); ok && v != nil {
+		readOnOff(f.p, f.fe, &jr.pushAll, f.prefix, "push_all_notifications_asap")
+	}
+	f.id(&jr.multiDayID, "multi_day_job_request_id")
+	readBadgeRequirements(f, &jr.badgeIDs)
+	if jr.multiDayID != 0 && st.multiDays.rows[jr.multiDayID] == nil {
+		f.fe.add("multi_day_job_request_id", "does not exist")
+	}
+	for _, id := range jr.badgeIDs {
+		if st.badges.rows[id] == nil {
+			f.fe.add("badge_requirements_attributes", "badge "+itoa(id)+" does not exist")
+		}
+	}
+	for name, list := range map[string][]int64{"preferred_candidate_ids": jr.preferredCandidateIDs, "ban_list": jr.banList} {
+		for _, id := range list {
+			if _, msg := st.userOfKind(id, kindWorker); msg != "" {
+				f.fe.add(name, "user "+itoa(id)+" "+msg)
+			}
+		}
+	}
+	employer, _ := st.userOfKind(jr.employerID, kindEmployer)
+	if _, present := f.value("employer_id"); present {
+		f.id(&jr.employerID, "employer_id")
+		var msg string
+		if employer, msg = st.userOfKind(jr.employerID, kindEmployer); msg != "" {
+			f.fe.add("employer_id", msg)
+		}
+	}
+	if employer != nil {
+		jr.customerID = employer.customerID
+	}
+	f.notBlank(map[string]string{"request_name": jr.name, "zip": jr.zip, "city": jr.city, "address": jr.address,
+		"category": jr.category, "state": jr.state})
+	if jr.slots < 1 && len(f.fe["slots"]) == 0 {
+		f.fe.add("slots", "can't be blank")
+	}
+	if jr.description == "" && jr.descriptionTasks == "" {
+		f.fe.add("description_tasks", "can't be blank (send description_tasks or description)")
+	}
+	if jr.classification == classW2 && jr.w2HourlyRate == "" {
+		f.fe.add("w2_hourly_rate", "can't be blank for a w2 job request")
+	}
+	if c := st.customers.rows[jr.customerID]; c != nil &&
+		((jr.classification == classW2 && !c.canPostW2) || (jr.classification == class1099 && !c.canPost1099)) {
+		f.fe.add("classification", "customer "+itoa(c.id)+" may not post "+jr.classification+" job requests")
+	}
+}
+
+// readStartTime reads job_request[start_time] as wall-clock "YYYY-MM-DD HH:MM" in the API's
+// zone, or as RFC 3339.
+func readStartTime(f fields, dst *time.Time) {
+	v, present := f.value("start_time")
+	if !present {
+		return
+	}
+	s, _ := f.str("start_time")
+	s = strings.TrimSpace(s)
+	if v == nil || s == "" {
+		*dst = time.Time{}
+		return
+	}
+	if t, err := time.ParseInLocation("2006-01-02 15:04", s, apiZone()); err == nil {
+		*dst = t
+		return
+	}
+	if t, err := time.Parse(time.RFC3339, s); err == nil {
+		*dst = t
+		return
+	}
+	f.fe.add("start_time", "must be YYYY-MM-DD HH:MM")
+}
+
+// readOnOff reads an on/off switch (also true/false) at path into dst.
+func readOnOff(p params, fe fieldErrors, dst *bool, path ...string) {
+	s, _ := p.str(path...)
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "on", "true", "1":
+		*dst = true
+	case "off", "false", "0":
+		*dst = false
+	default:
+		fe.add(path[len(path)-1], "must be on or off")
+	}
+}
+
+// readBadgeRequirements reads badge_requirements_attributes: an array of {"badge_id": N} (or of
+// ids), or a form's indexed hash (…[0][badge_id]=N). It replaces the requirements.
+func readBadgeRequirements(f fields, dst *[]int64) {
+	v, present := f.value("badge_requirements_attributes")
+	if !present {
+		return
+	}
+	items, _ := listItems(v)
+	out := []int64{}
+	for _, item := range items {
+		if m, ok := item.(map[string]any); ok {
+			item = m["badge_id"]
+		}
+		id, ok := idValue(item)
+		if !ok {
+			f.fe.add("badge_requirements_attributes", "must be an array of {badge_id}")
+			return
+		}
+		if !slices.Contains(out, id) {
+			out = append(out, id)
+		}
+	}
+	*dst = out
+}
+
+// ranking is one Worker's place in a Job Request's ranking.
+type ranking struct {
+	Rank     int       `json:"rank"`
+	WorkerID int64     `json:"worker_id"`
+	Score    string    `json:"score"`
+	Worker   *userJSON `json:"worker"`
+}
+
+// rankings serves GET /api_v2/job_requests/:id/rankings: {"rankings": [...]}, rank ascending.
+// 403 for the Public Pool.
+func (s *Server) rankings(c *call) (any, error) {
+	id, err := c.privateID()
+	if err != nil {
+		return nil, err
+	}
+	var out []ranking
+	err = s.st.run(func() error {
+		jr, err := s.st.visibleJobRequest(id, c.pool)
+		if err == nil {
+			out = s.st.rank(jr)
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return map[string][]ranking{"rankings": out}, nil
+}
+
+// rank ranks the Workers who applied to jr (hold a Job on it, in any state) and its preferred
+// candidates, or, once re_rank_workers ran, every Worker; never those on its ban list. The
+// score is the Worker's rating / 5 (0.5 without a rating), plus 0.05 for a preferred candidate,
+// at most 1; ties go to the lower id. The caller holds st.mu.
+func (st *store) rank(jr *jobRequest) []ranking {
+	type scored struct {
+		u     *user
+		score float64
+	}
+	candidates := map[int64]bool{}
+	for _, j := range st.jobs.rows {
+		if j.jobRequestID == jr.id {
+			candidates[j.workerID] = true
+		}
+	}
+	for _, id := range jr.preferredCandidateIDs {
+		candidates[id] = true
+	}
+	var list []scored
+	for _, u := range st.users.rows {
+		if u.kind != kindWorker || slices.Contains(jr.banList, u.id) || !(jr.ranked || candidates[u.id]) {
+			continue
+		}
+		score := 0.5
+		if r, err := strconv.ParseFloat(u.rating, 64); err == nil {
+			score = r / 5
+		}
+		if slices.Contains(jr.preferredCandidateIDs, u.id) {
+			score += 0.05
+		}
+		list = append(list, scored{u, min(score, 1)})
+	}
+	sort.Slice(list, func(i, k int) bool {
+		if list[i].score != list[k].score {
+			return list[i].score > list[k].score
+		}
+		return list[i].u.id < list[k].u.id
+	})
+	out := make([]ranking, len(list))
+	for i, sc := range list {
+		out[i] = ranking{Rank: i + 1, WorkerID: sc.u.id, Score: fmt.Sprintf("%.2f", sc.score), Worker: st.renderUser(sc.u)}
+	}
+	return out
+}
+
+// resendNotifications serves POST /api_v2/job_requests/:id/resend_notifications with an
+// optional push_all_notifications_asap (on/off, top level or under job_request), answering the
+// Job Request. updated_at moves only when the switch changes. 403 for the Public Pool.
+func (s *Server) resendNotifications(c *call) (any, error) {
+	return s.jobRequestAction(c, func(jr *jobRequest) error {
+		fe := fieldErrors{}
+		push := jr.pushAll
+		for _, path := range [][]string{{"push_all_notifications_asap"}, {"job_request", "push_all_notifications_asap"}} {
+			if _, ok := c.p.str(path...); ok {
+				readOnOff(c.p, fe, &push, path...)
+			}
+		}
+		if err := fe.err(); err != nil {
+			return err
+		}
+		if push != jr.pushAll {
+			jr.pushAll, jr.updatedAt = push, s.st.now()
+		}
+		return nil
+	})
+}
+
+// reRankWorkers serves POST /api_v2/job_requests/:id/re_rank_workers: from then on its rankings
+// list every Worker not banned. It answers the Job Request. 403 for the Public Pool.
+func (s *Server) reRankWorkers(c *call) (any, error) {
+	return s.jobRequestAction(c, func(jr *jobRequest) error {
+		jr.ranked = true
+		return nil
+	})
+}
+
+// jobRequestAction runs act on the Job Request of the path and answers it. 403 for the Public Pool.
+func (s *Server) jobRequestAction(c *call, act func(*jobRequest) error) (any, error) {
+	id, err := c.privateID()
+	if err != nil {
+		return nil, err
+	}
+	return s.st.answerJobRequest(func() (*jobRequest, error) {
+		jr, err := s.st.visibleJobRequest(id, c.pool)
+		if err != nil {
+			return nil, err
+		}
+		return jr, act(jr)
+	})
+}
+
+// badgeRequirementJSON is one entry of badge_requirements.
+type badgeRequirementJSON struct {
+	BadgeID int64 `json:"badge_id"`
+}
+
+// jobRequestJSON is a Job Request as the API writes it (CONTRACT §6 "Job Request fields").
+type jobRequestJSON struct {
+	ID                    int64                  `json:"id"`
+	State                 string                 `json:"state"`
+	RequestName           string                 `json:"request_name"`
+	CustomerID            *int64                 `json:"customer_id"`
+	EmployerID            *int64                 `json:"employer_id"`
+	Zip                   string                 `json:"zip"`
+	City                  string                 `json:"city"`
+	Address               string                 `json:"address"`
+	Venue                 *string                `json:"venue"`
+	Slots                 int                    `json:"slots"`
+	FilledSlots           int                    `json:"filled_slots"`
+	Category              string                 `json:"category"`
+	Description           *string                `json:"description"`
+	DescriptionTasks      *string                `json:"description_tasks"`
+	DescriptionCompany    *string                `json:"description_company"`
+	DescriptionTravel     *string                `json:"description_travel"`
+	DescriptionSkills     *string                `json:"description_skills"`
+	DescriptionContact    *string                `json:"description_contact"`
+	DescriptionArrival    *string                `json:"description_arrival"`
+	StartTime             *string                `json:"start_time"`
+	Duration              *int                   `json:"duration"`
+	Wage                  *string                `json:"wage"`
+	Classification        string                 `json:"classification"`
+	W2HourlyRate          *string                `json:"w2_hourly_rate"`
+	OpenRequest           bool                   `json:"open_request"`
+	MultiDay              bool                   `json:"multi_day"`
+	MultiDayJobRequestID  *int64                 `json:"multi_day_job_request_id"`
+	AgentCode             *string                `json:"agent_code"`
+	OrganizationalPath    *string                `json:"organizational_path"`
+	UsePendingState       bool                   `json:"use_pending_state"`
+	NotificationDistance  *int                   `json:"notification_distance"`
+	PreferredCandidateIDs []int64                `json:"preferred_candidate_ids"`
+	BanList               []int64                `json:"ban_list"`
+	BadgeRequirements     []badgeRequirementJSON `json:"badge_requirements"`
+	CreatedAt             string                 `json:"created_at"`
+	UpdatedAt             string                 `json:"updated_at"`
+}
+
+// renderJobRequest writes jr. The caller holds st.mu.
+func (st *store) renderJobRequest(jr *jobRequest) jobRequestJSON {
+	out := jobRequestJSON{
+		ID: jr.id, State: jr.state, RequestName: jr.name, CustomerID: optID(jr.customerID),
+		EmployerID: optID(jr.employerID), Zip: jr.zip, City: jr.city, Address: jr.address,
+		Venue: optString(jr.venue), Slots: jr.slots, FilledSlots: st.filledSlots(jr), Category: jr.category,
+		Description: optString(jr.description), DescriptionTasks: optString(jr.descriptionTasks),
+		DescriptionCompany: optString(jr.descriptionCompany), DescriptionTravel: optString(jr.descriptionTravel),
+		DescriptionSkills: optString(jr.descriptionSkills), DescriptionContact: optString(jr.descriptionContact),
+		DescriptionArrival: optString(jr.descriptionArrival), Duration: optInt(jr.duration),
+		Wage: optString(jr.wage), Classification: jr.classification, W2HourlyRate: optString(jr.w2HourlyRate),
+		OpenRequest: jr.openRequest, MultiDay: jr.multiDay, MultiDayJobRequestID: optID(jr.multiDayID),
+		AgentCode: optString(jr.agentCode), OrganizationalPath: optString(jr.organizationalPath),
+		UsePendingState: jr.usePendingState, NotificationDistance: optInt(jr.notificationDistance),
+		PreferredCandidateIDs: append([]int64{}, jr.preferredCandidateIDs...),
+		BanList:               append([]int64{}, jr.banList...),
+		BadgeRequirements:     make([]badgeRequirementJSON, len(jr.badgeIDs)),
+		CreatedAt:             localTime(jr.createdAt), UpdatedAt: localTime(jr.updatedAt),
+	}
+	if !jr.startTime.IsZero() {
+		s := jr.startTime.In(apiZone()).Format(time.RFC3339)
+		out.StartTime = &s
+	}
+	for i, id := range jr.badgeIDs {
+		out.BadgeRequirements[i] = badgeRequirementJSON{BadgeID: id}
+	}
+	return out
+}
+
+// optInt answers nil (JSON null) for 0.
+func optInt(n int) *int {
+	if n == 0 {
+		return nil
+	}
+	return &n
+}

@@ -1,0 +1,172 @@
+package workforcetest
+
+import (
+	"net/http"
+	"slices"
+	"time"
+)
+
+// The Job Request states of CONTRACT §6 that are not also Job states.
+const (
+	stateDraft      = "draft"
+	stateUnassigned = "unassigned"
+	statePosted     = "posted"
+	stateUnfilled   = "unfilled"
+)
+
+// jobRequestMovesTo answers the states a Job Request may enter state `to` from ("" is a new
+// one), and whether `to` is a Job Request state: the moves of CONTRACT §6 "Job Requests".
+// unfilled → in_progress is the fake's choice: a Job Request that reached its start time with
+// an open slot still starts when one of its Workers does.
+func jobRequestMovesTo(to string) ([]string, bool) {
+	switch to {
+	case stateDraft:
+		return []string{""}, true
+	case stateUnassigned:
+		return nil, true // no move of the fake enters it
+	case statePosted:
+		return []string{"", stateDraft, stateFilled}, true
+	case stateFilled:
+		return []string{statePosted, stateUnassigned}, true
+	case stateInProgress:
+		return []string{statePosted, stateUnassigned, stateFilled, stateUnfilled}, true
+	case stateCompleted:
+		return []string{stateInProgress}, true
+	case stateApproved:
+		return []string{stateCompleted}, true
+	case stateCancelled:
+		return []string{stateDraft, stateUnassigned, statePosted, stateFilled, stateInProgress, stateUnfilled}, true
+	case stateUnfilled:
+		return []string{statePosted, stateUnassigned, stateFilled}, true
+	}
+	return nil, false
+}
+
+// jobRequestTakesJobs tells whether a Job Request in state accepts new Jobs: all but draft and
+// cancelled ones. A completed or approved Job Request still takes late Jobs (its state does not
+// move back), as an unfilled one does.
+func jobRequestTakesJobs(state string) bool { return state != stateDraft && state != stateCancelled }
+
+// moveJobRequest changes jr to state `to` at `at` if the table allows it, and records the change
+// for the commit. A disallowed move is a 422 on "state". The caller holds st.mu.
+func (st *store) moveJobRequest(jr *jobRequest, to string, at time.Time) error {
+	if refusal := stateTable(jobRequestMovesTo).refusal(jr.state, to, "Job Request"); refusal != "" {
+		return &apiError{status: http.StatusUnprocessableEntity, msg: "job request " + itoa(jr.id) + ": state " + refusal,
+			fields: fieldErrors{"state": {refusal}}}
+	}
+	jr.state, jr.updatedAt = to, at
+	st.recordChange(changedJobRequest, jr.id, to)
+	return nil
+}
+
+// holdsSlot tells whether a Job in state takes one of its Job Request's slots.
+func holdsSlot(state string) bool {
+	switch state {
+	case stateFilled, stateInProgress, statePaused, stateCompleted, stateApproved:
+		return true
+	}
+	return false
+}
+
+// filledSlots counts the Jobs of jr that hold a slot. The caller holds st.mu.
+func (st *store) filledSlots(jr *jobRequest) int {
+	n := 0
+	for _, j := range st.jobs.rows {
+		if j.jobRequestID == jr.id && holdsSlot(j.state) {
+			n++
+		}
+	}
+	return n
+}
+
+// syncJobRequest moves jr after a change of its Jobs or slots: posted → filled when every slot
+// holds a filled Job and back when one leaves; → in_progress when a Job starts; → completed
+// when every started Job completed and no filled one waits to start; → approved when every
+// completed Job is approved. The caller holds st.mu.
+func (st *store) syncJobRequest(jr *jobRequest) {
+	filled, active, started, done, approved := 0, 0, 0, 0, 0
+	for _, j := range st.jobs.rows {
+		if j.jobRequestID != jr.id {
+			continue
+		}
+		switch j.state {
+		case stateFilled:
+			filled++
+		case stateInProgress, statePaused:
+			active++
+			started++
+		case stateCompleted:
+			started++
+			done++
+		case stateApproved:
+			started++
+			done++
+			approved++
+		}
+	}
+	now := st.now()
+	var to []string
+	switch jr.state {
+	case statePosted, stateUnassigned, stateFilled, stateUnfilled:
+		switch {
+		case active > 0:
+			to = []string{stateInProgress}
+		case jr.state != stateFilled && jr.state != stateUnfilled && filled >= jr.slots:
+			to = []string{stateFilled}
+		case jr.state == stateFilled && filled < jr.slots:
+			to = []string{statePosted}
+		}
+	case stateInProgress:
+		if active == 0 && filled == 0 && started > 0 && done == started {
+			to = []string{stateCompleted}
+			if approved == done {
+				to = append(to, stateApproved)
+			}
+		}
+	case stateCompleted:
+		if done > 0 && approved == done {
+			to = []string{stateApproved}
+		}
+	}
+	for _, state := range to {
+		_ = st.moveJobRequest(jr, state, now) // every move above is in the table
+	}
+}
+
+// applyCutoffs moves every posted, unassigned or filled Job Request whose start time the clock
+// has reached with an open slot to unfilled, dated at its start time. run calls it before every
+// access, so the cut-off follows the clock without a timer. The caller holds st.mu.
+func (st *store) applyCutoffs() {
+	now := st.now()
+	for _, jr := range st.jobRequests.rows {
+		switch jr.state {
+		case statePosted, stateUnassigned, stateFilled:
+		default:
+			continue
+		}
+		if !jr.startTime.IsZero() && !now.Before(jr.startTime) && st.filledSlots(jr) < jr.slots {
+			_ = st.moveJobRequest(jr, stateUnfilled, jr.startTime) // in the table
+		}
+	}
+}
+
+// cancelJobRequest cancels jr and then each of its open Jobs (pending, filled, in_progress,
+// paused), each with its transition; reason is their cancelled_reason. The caller holds st.mu.
+func (st *store) cancelJobRequest(jr *jobRequest, reason string) error {
+	if err := st.moveJobRequest(jr, stateCancelled, st.now()); err != nil {
+		return err
+	}
+	jobs := st.jobs.desc()
+	slices.Reverse(jobs) // oldest first
+	for _, j := range jobs {
+		if j.jobRequestID != jr.id {
+			continue
+		}
+		switch j.state {
+		case statePending, stateFilled, stateInProgress, statePaused:
+			j.cancelledReason = reason
+			_ = st.move(j, stateCancelled, offSite) // allowed from each of these states
+		}
+	}
+	return nil
+}
