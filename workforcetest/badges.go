@@ -71,7 +71,7 @@ func (s *Server) deleteBadge(c *call) (any, error) {
 		}
 		delete(s.st.badges.rows, b.id)
 		for _, u := range s.st.users.rows {
-			u.badgeIDs = slices.DeleteFunc(u.badgeIDs, func(id int64) bool { return id == b.id })
+			u.badges = slices.DeleteFunc(u.badges, func(h userBadge) bool { return h.badgeID == b.id })
 		}
 		return b, nil
 	})
@@ -82,7 +82,7 @@ func (s *Server) deleteBadge(c *call) (any, error) {
 func (st *store) missingBadges(jr *jobRequest, worker *user) string {
 	var missing []string
 	for _, id := range jr.badgeIDs {
-		if !slices.Contains(worker.badgeIDs, id) {
+		if !worker.holds(id) {
 			name := ""
 			if b := st.badges.rows[id]; b != nil {
 				name = " (" + b.name + ")"
@@ -93,8 +93,8 @@ func (st *store) missingBadges(jr *jobRequest, worker *user) string {
 	return strings.Join(missing, ", ")
 }
 
-// GrantBadge gives the Worker workerID the Badge badgeID (a back-office move; User writes are
-// not served yet). It shows in the Worker's user_badges. Granting a Badge held already changes
+// GrantBadge gives the Worker workerID the Badge badgeID, as the back office does (the API does
+// it with user_badges_attributes). It shows in the Worker's user_badges. Granting a Badge held already changes
 // nothing.
 func (s *Server) GrantBadge(workerID, badgeID int64) error {
 	err := s.st.run(func() error {
@@ -105,8 +105,9 @@ func (s *Server) GrantBadge(workerID, badgeID int64) error {
 		if s.st.badges.rows[badgeID] == nil {
 			return errorf(http.StatusNotFound, "badge %d does not exist", badgeID)
 		}
-		if !slices.Contains(w.badgeIDs, badgeID) {
-			w.badgeIDs, w.updatedAt = append(w.badgeIDs, badgeID), s.st.now()
+		if !w.holds(badgeID) {
+			w.badges = append(w.badges, userBadge{id: next(&s.st.lastUserBadge), badgeID: badgeID})
+			w.updatedAt = s.st.now()
 		}
 		return nil
 	})
@@ -136,6 +137,7 @@ func renderBadge(b *badge) badgeJSON {
 
 // userBadgeJSON is one entry of a User's user_badges.
 type userBadgeJSON struct {
+	ID      int64  `json:"id"`
 	BadgeID int64  `json:"badge_id"`
 	Name    string `json:"name"`
 }

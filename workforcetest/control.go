@@ -39,10 +39,13 @@ func (s *Server) controlRoutes() []route {
 			controlMove(move, s.JobRequestState)})
 	}
 	routes = append(routes, route{http.MethodPost, "/_fake/workers/{id}/badges", true, s.controlGrantBadge})
-	for verb, move := range map[string]func(int64) error{"start": s.StartJob, "pause": s.Pause,
-		"complete": s.Complete, "withdraw": s.Withdraw, "approve": s.Approve, "no_show": s.NoShow} {
+	for verb, move := range map[string]func(int64) error{"pause": s.Pause, "withdraw": s.Withdraw,
+		"approve": s.Approve, "no_show": s.NoShow} {
 		routes = append(routes, route{http.MethodPost, "/_fake/jobs/{id}/" + verb, true, controlMove(move, s.JobState)})
 	}
+	routes = append(routes,
+		route{http.MethodPost, "/_fake/jobs/{id}/start", true, controlMoveAt(s.StartJob, s.StartJobAt, s.JobState)},
+		route{http.MethodPost, "/_fake/jobs/{id}/complete", true, controlMoveAt(s.Complete, s.CompleteAt, s.JobState)})
 	return routes
 }
 
@@ -103,6 +106,35 @@ func controlMove(move func(id int64) error, stateOf func(id int64) (string, bool
 		}
 		state, _ := stateOf(id)
 		return map[string]string{"state": state}, nil
+	}
+}
+
+// controlMoveAt serves POST /_fake/jobs/{id}/start and /complete: as controlMove without
+// position, with ?latitude=…&longitude=… (both or neither) the Worker's own position.
+func controlMoveAt(move func(int64) error, moveAt func(int64, Position) error, stateOf func(int64) (string, bool)) func(*call) (any, error) {
+	plain := controlMove(move, stateOf)
+	return func(c *call) (any, error) {
+		lat, hasLat := c.p.str("latitude")
+		lng, hasLng := c.p.str("longitude")
+		if !hasLat && !hasLng {
+			return plain(c)
+		}
+		fe := fieldErrors{}
+		var p Position
+		for name, f := range map[string]struct {
+			text string
+			dst  *float64
+		}{"latitude": {lat, &p.Latitude}, "longitude": {lng, &p.Longitude}} {
+			x, err := strconv.ParseFloat(strings.TrimSpace(f.text), 64)
+			if err != nil {
+				fe.add(name, "must be a number of degrees, given with the other coordinate")
+			}
+			*f.dst = x
+		}
+		if err := fe.err(); err != nil {
+			return nil, err
+		}
+		return controlMove(func(id int64) error { return moveAt(id, p) }, stateOf)(c)
 	}
 }
 

@@ -3,8 +3,9 @@
 //
 // The fake keeps its own records and writes its own JSON by the wire contract; it shares no code
 // with the SDK, so a decoding mistake in the SDK fails a test instead of agreeing with itself.
-// It serves POST /api_v2/authenticate, GET /api_v2/info and the endpoints of Jobs, Job
-// Requests, Multi-day Job Requests, Customers and Badges; any other path answers 404. Every
+// It serves every endpoint of the contract: authentication, information, Jobs, Job Requests,
+// Multi-day Job Requests, Customers, Badges, Users, Messages and Search; any other path answers
+// 404. Every
 // fake starts with the same seeded Customers, Badge, Users, Job Requests, Multi-day Job Request
 // and one Job (see Seed), has random keys, and has a clock of its own that stands still unless the test
 // moves it (Server.Advance), so that tokens expire on demand.
@@ -14,7 +15,7 @@
 // Server.Complete, Server.PostJobRequest, Server.GrantBadge, ..., and over HTTP the control API
 // below); scripted failures (a 503 with Retry-After, a
 // dropped connection, a slow answer) are injected with Server.InjectFault; and Server.Requests
-// reports what the fake received, with tokens and keys removed.
+// reports what the fake received, with tokens, keys and passwords removed.
 //
 // A test uses it like this:
 //
@@ -104,6 +105,32 @@
 // case-insensitively); its body may be up to 8 MiB, every other body 1 MiB. A row's Job must be
 // one the key may see; a row of fewer columns than needed is rejected.
 //
+// # Users, Messages and Search
+//
+// Users are Workers and Employers. A create needs type, first_name, last_name and an email or a
+// phone; names hold letters, digits, - and . only; an email is a bare address; a password has 8
+// or more characters and equals password_confirmation when that is sent, and is checked but not
+// kept (it is never written back, and the request log shows "[REDACTED]"). user_badges_attributes
+// gives Badges ({"badge_id": N}) and takes holdings away ({"id": H, "_destroy": true}, H being the
+// id of the holding in user_badges). POST /users/invite reads only type, phone, first_name,
+// last_name, email and external_id (phone required) and creates the User with
+// onboarding_last_state "invited". List filters that take several values (email, first_name, …)
+// match any of them, emails case-insensitively. Public Pool keys get 403 on user writes and on
+// tracking, and see only the Workers with an active Job (filled, in_progress, paused, completed,
+// or approved in the last 24 hours) on a Job Request they created; other Users are 404 for them.
+//
+// GET /users/:id/tracking lists, newest first, the transitions of the User's Jobs that carry
+// coordinates: the Worker's moves (start, pause, complete, withdraw) carry the Job Request's,
+// or the position given to Server.StartJobAt or Server.CompleteAt.
+//
+// A Message's sender and receiver are its Job's Worker and its Job Request's employer, either way
+// round; the Job must be one the key sees. Messages are never changed; tokens see the Messages of
+// the Jobs they see, Public Pool ones included, and may write on those.
+//
+// GET /search matches q (required) case-insensitively as a substring of User first and last names
+// (and both together) and emails, Customer names and contact and billing emails, Job Request
+// names and Badge names, among the records the key sees; at most 50 of each kind, newest first.
+//
 // The same fake runs as a standalone program, cmd/workforce-fake, for tests written in other
 // languages or for trying an application by hand.
 //
@@ -118,6 +145,7 @@
 //	POST   /_fake/job_requests/{id}/accept?worker_id=N  Accept         {"job_id": 1002}
 //	POST   /_fake/jobs/{id}/start                       StartJob       {"state": "in_progress"}
 //	       … /pause, /complete, /withdraw, /approve, /no_show: Pause, Complete, Withdraw, Approve, NoShow
+//	POST   /_fake/jobs/{id}/start?latitude=L&longitude=G StartJobAt    (and /complete: CompleteAt)
 //	POST   /_fake/job_requests/{id}/post                PostJobRequest {"state": "posted"}
 //	POST   /_fake/job_requests/{id}/cancel              CancelJobRequest {"state": "cancelled"}
 //	POST   /_fake/workers/{id}/badges?badge_id=N        GrantBadge     {"worker_id": 105, "badge_id": 301}

@@ -16,6 +16,7 @@ type fields struct {
 	p      params
 	prefix string // the singular name the parameters are wrapped in
 	fe     fieldErrors
+	pool   pool // the access level of the call's token, for readers that check what it may name
 }
 
 // value answers the parameter name and whether it is present (null counts as present).

@@ -279,7 +279,11 @@ func TestBadgeRequirement(t *testing.T) {
 	_, err := f.Accept(seed.BadgeJobRequestID, w[1])
 	assert.Error(t, err)
 	job := f.createJob(w[2], seed.BadgeJobRequestID)
-	assert.Equal(t, []any{obj{"badge_id": float64(seed.BadgeID), "name": "Forklift Certified"}}, job["worker"].(obj)["user_badges"])
+	badges := job["worker"].(obj)["user_badges"].([]any)
+	require.Len(t, badges, 1)
+	assert.Equal(t, float64(seed.BadgeID), badges[0].(obj)["badge_id"])
+	assert.Equal(t, "Forklift Certified", badges[0].(obj)["name"])
+	assert.Positive(t, badges[0].(obj)["id"], "the holding's own id")
 
 	require.NoError(t, f.GrantBadge(w[3], seed.BadgeID))
 	require.NoError(t, f.GrantBadge(w[3], seed.BadgeID), "granting again changes nothing")

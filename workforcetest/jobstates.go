@@ -98,14 +98,17 @@ type job struct {
 	transitions     []transition // oldest first
 }
 
-// where tells whether a move is made by the Worker on site (its transition carries the Job
-// Request's coordinates) or elsewhere (null coordinates).
-type where bool
+// where tells where a move is made: by the Worker on site (its transition carries coordinates:
+// those the Worker gave, else the Job Request's) or elsewhere (null coordinates).
+type where struct {
+	onSite              bool
+	latitude, longitude string // the Worker's own position, as written; "" for the site's
+}
 
-// The two places a move is made from.
-const (
-	offSite where = false
-	onSite  where = true
+// The two places a move is made from, when the Worker gives no position.
+var (
+	offSite = where{}
+	onSite  = where{onSite: true}
 )
 
 // move changes j to state `to` if the state table allows it, sets the timestamps the move means,
@@ -150,7 +153,10 @@ func (st *store) move(j *job, to string, at where) error {
 		j.finishedAt = now
 	}
 	t := transition{id: next(&st.lastTransition), name: to, createdAt: now}
-	if jr != nil && at == onSite {
+	switch {
+	case at.latitude != "":
+		t.latitude, t.longitude = at.latitude, at.longitude
+	case jr != nil && at.onSite:
 		t.latitude, t.longitude = jr.latitude, jr.longitude
 	}
 	j.state, j.updatedAt = to, now

@@ -3,6 +3,7 @@ package workforcetest
 import (
 	"fmt"
 	"net/http"
+	"strconv"
 )
 
 // The moves below happen outside the API: a Worker's app, a requestor's dashboard, the
@@ -56,9 +57,45 @@ func (s *Server) Accept(jobRequestID, workerID int64) (int64, error) {
 }
 
 // StartJob starts the Job (the Worker checks in, or the requestor starts it): filled or paused to
-// in_progress. started_at is set the first time.
+// in_progress. started_at is set the first time. The transition carries the Job Request's
+// coordinates; StartJobAt gives the Worker's own.
 func (s *Server) StartJob(jobID int64) error {
 	return s.moveJob("start", jobID, stateInProgress, onSite)
+}
+
+// A Position is where a Worker's phone says they are, in decimal degrees.
+type Position struct {
+	Latitude  float64 `json:"latitude"`  // -90 to 90
+	Longitude float64 `json:"longitude"` // -180 to 180
+}
+
+// where answers the place of a move made at p, or an error for a position off the globe.
+func (p Position) where() (where, error) {
+	if !(p.Latitude >= -90 && p.Latitude <= 90) || !(p.Longitude >= -180 && p.Longitude <= 180) {
+		return where{}, invalid("position", fmt.Sprintf("latitude %v must be from -90 to 90 and longitude %v from -180 to 180",
+			p.Latitude, p.Longitude))
+	}
+	format := func(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
+	return where{onSite: true, latitude: format(p.Latitude), longitude: format(p.Longitude)}, nil
+}
+
+// StartJobAt starts the Job as StartJob does, with the Worker checking in at p: the transition,
+// and so GET /users/:id/tracking, carries p.
+func (s *Server) StartJobAt(jobID int64, p Position) error {
+	at, err := p.where()
+	if err != nil {
+		return fmt.Errorf("workforcetest: start: %w", err)
+	}
+	return s.moveJob("start", jobID, stateInProgress, at)
+}
+
+// CompleteAt completes the Job as Complete does, with the Worker checking out at p.
+func (s *Server) CompleteAt(jobID int64, p Position) error {
+	at, err := p.where()
+	if err != nil {
+		return fmt.Errorf("workforcetest: complete: %w", err)
+	}
+	return s.moveJob("complete", jobID, stateCompleted, at)
 }
 
 // Pause pauses a W2 Job: in_progress to paused. 1099 Jobs cannot be paused.

@@ -41,10 +41,10 @@ func (st *store) renderUser(u *user) *userJSON {
 	if u == nil {
 		return nil
 	}
-	badges := make([]userBadgeJSON, 0, len(u.badgeIDs))
-	for _, id := range u.badgeIDs {
-		if b := st.badges.rows[id]; b != nil {
-			badges = append(badges, userBadgeJSON{BadgeID: id, Name: b.name})
+	badges := make([]userBadgeJSON, 0, len(u.badges))
+	for _, h := range u.badges {
+		if b := st.badges.rows[h.badgeID]; b != nil {
+			badges = append(badges, userBadgeJSON{ID: h.id, BadgeID: h.badgeID, Name: b.name})
 		}
 	}
 	return &userJSON{

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"regexp"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 )
@@ -18,8 +19,8 @@ const maxRequests = 10000
 const redacted = "[REDACTED]"
 
 // Request is a request the fake received, as Server.Requests reports it. The token parameter is
-// removed from Query and from JSON and form bodies, and api_key and secret_key values are
-// replaced by "[REDACTED]".
+// removed from Query and from JSON and form bodies, and the values of api_key, secret_key and
+// password fields (user[password], user[password_confirmation]) are replaced by "[REDACTED]".
 type Request struct {
 	// Method is the HTTP method.
 	Method string `json:"method"`
@@ -107,10 +108,11 @@ func record(r *http.Request, raw []byte, b body, now time.Time, secrets func() [
 	return req
 }
 
-// secretText finds, in a body that did not parse, the values of token, api_key and secret_key as
-// JSON members or form fields, and anything shaped like a key.
-var secretText = regexp.MustCompile(`("(?:token|api_key|secret_key)"\s*:\s*")(?:[^"\\]|\\.)*|` +
-	`(\b(?:token|api_key|secret_key)=)[^&\s]*|\b[ps]k_(?:test|live)_[A-Za-z0-9_\-]+`)
+// secretText finds, in a body that did not parse, the values of token, api_key, secret_key,
+// password and password_confirmation as JSON members or form fields, and anything shaped like a
+// key.
+var secretText = regexp.MustCompile(`("(?:token|api_key|secret_key|password|password_confirmation)"\s*:\s*")(?:[^"\\]|\\.)*|` +
+	`(\b(?:token|api_key|secret_key|password|password_confirmation)(?:\]|%5[Dd])?=)[^&\s]*|\b[ps]k_(?:test|live)_[A-Za-z0-9_\-]+`)
 
 // scrubText answers raw with every secret secretText finds, and every one of secrets, replaced
 // by "[REDACTED]".
@@ -141,32 +143,49 @@ func (s *Server) secrets() []string {
 	return out
 }
 
-// scrubValues answers a copy of v without token and with api_key and secret_key redacted, and
-// whether anything was removed or redacted.
+// scrubValues answers a copy of v without token and with api_key, secret_key and every password
+// field (user[password], user[password_confirmation]) redacted, and whether anything was removed
+// or redacted.
 func scrubValues(v url.Values) (url.Values, bool) {
 	out := cloneValues(v)
 	_, changed := out["token"]
 	delete(out, "token")
-	for _, key := range []string{"api_key", "secret_key"} {
-		for i := range out[key] {
-			out[key][i], changed = redacted, true
+	for key := range out {
+		if key == "api_key" || key == "secret_key" || isPassword(key[strings.LastIndex(key, "[")+1:]) {
+			for i := range out[key] {
+				out[key][i], changed = redacted, true
+			}
 		}
 	}
 	return out, changed
 }
 
-// scrubJSON answers a shallow copy of m without token and with api_key and secret_key redacted,
-// and whether anything was removed or redacted.
+// isPassword tells whether a parameter named name (its last segment, "password]" in a form's
+// user[password]) holds a password.
+func isPassword(name string) bool {
+	name = strings.TrimSuffix(name, "]")
+	return name == "password" || name == "password_confirmation"
+}
+
+// scrubJSON answers a copy of m without token and with api_key, secret_key and every password
+// field, at any depth, redacted, and whether anything was removed or redacted.
 func scrubJSON(m map[string]any) (map[string]any, bool) {
 	out := make(map[string]any, len(m))
 	changed := false
 	for k, v := range m {
-		switch k {
-		case "token":
+		switch {
+		case k == "token":
 			changed = true
 			continue
-		case "api_key", "secret_key":
+		case k == "api_key" || k == "secret_key" || isPassword(k):
 			v, changed = redacted, true
+		default:
+			if inner, ok := v.(map[string]any); ok {
+				var c bool
+				if v, c = scrubJSON(inner); c {
+					changed = true
+				}
+			}
 		}
 		out[k] = v
 	}

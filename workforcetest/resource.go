@@ -27,19 +27,26 @@ type resource[T, J any] struct {
 	filter func(p params, fe fieldErrors) func(*T) bool
 	// publicWrites tells whether Public Pool keys may create and update.
 	publicWrites bool
+	// visible tells whether a token of pool p may see v (nil: every token sees every record).
+	// A record a token may not see is left out of lists and is a 404 to it.
+	visible func(v *T, p pool) bool
 }
+
+// sees tells whether a token of pool p may see v.
+func (r resource[T, J]) sees(v *T, p pool) bool { return r.visible == nil || r.visible(v, p) }
 
 // list serves GET /<many>: one page, newest first.
 func (r resource[T, J]) list(c *call) (any, error) {
 	fe := fieldErrors{}
 	pg := readPage(c.p, fe)
-	keep := func(*T) bool { return true }
+	filter := func(*T) bool { return true }
 	if r.filter != nil {
-		keep = r.filter(c.p, fe)
+		filter = r.filter(c.p, fe)
 	}
 	if err := fe.err(); err != nil {
 		return nil, err
 	}
+	keep := func(v *T) bool { return r.sees(v, c.pool) && filter(v) }
 	var out []J
 	err := r.st.run(func() error {
 		out = listPage(r.rows.desc(), pg, keep, r.render)
@@ -55,7 +62,7 @@ func (r resource[T, J]) find(c *call) (*T, error) {
 		return nil, err
 	}
 	v, ok := r.rows.rows[id]
-	if !ok {
+	if !ok || !r.sees(v, c.pool) {
 		return nil, errorf(http.StatusNotFound, "%s %d not found", r.one, id)
 	}
 	return v, nil
@@ -96,7 +103,7 @@ func (r resource[T, J]) create(c *call) (any, error) {
 		}
 	}
 	return r.answer(func() (*T, error) {
-		f := fields{p: c.p, prefix: r.one, fe: fieldErrors{}}
+		f := fields{p: c.p, prefix: r.one, fe: fieldErrors{}, pool: c.pool}
 		v := new(T)
 		r.read(f, v, 0)
 		if err := f.fe.err(); err != nil {
@@ -123,7 +130,7 @@ func (r resource[T, J]) update(c *call) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		f := fields{p: c.p, prefix: r.one, fe: fieldErrors{}}
+		f := fields{p: c.p, prefix: r.one, fe: fieldErrors{}, pool: c.pool}
 		if !f.any() {
 			return nil, invalid(r.one, "nothing to update: send "+r.one+"[…] fields")
 		}

@@ -53,7 +53,8 @@ type route struct {
 // routes is the API the fake serves, one group per resource. Literal paths come before patterns
 // that could also match.
 func (s *Server) apiRoutes() []route {
-	groups := [][]route{s.customerRoutes(), s.badgeRoutes(), s.jobRequestRoutes(), s.multiDayRoutes()}
+	groups := [][]route{s.customerRoutes(), s.badgeRoutes(), s.jobRequestRoutes(), s.multiDayRoutes(),
+		s.userRoutes(), s.messageRoutes(), s.searchRoutes()}
 	routes := []route{
 		{http.MethodPost, "/api_v2/authenticate", true, s.authenticate},
 		{http.MethodGet, "/api_v2/info", true, s.info},

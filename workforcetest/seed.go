@@ -5,8 +5,8 @@ import (
 	"time"
 )
 
-// Seed holds the ids of the records every fake starts with. Users are only seeded (their
-// endpoints are not served yet); the one seeded Job belongs to the Public Pool. The Private Pool
+// Seed holds the ids of the records every fake starts with. The one seeded Job belongs to the
+// Public Pool, so the Public Pool sees one Worker, WorkerIDs[0]. The Private Pool
 // sees every Job and Job Request, the Public Pool only PublicJobRequestID, PublicJobID and the
 // other Jobs of PublicJobRequestID. The seeded Job Requests have 10 slots (BadgeJobRequestID 2),
 // and each starts 72 hours (the days of MultiDayJobRequestID 72 and 96 hours) after the clock's
@@ -112,7 +112,7 @@ func (st *store) seedRecords() Seed {
 			email: "worker" + itoa(int64(i+1)) + "@example.com", phone: "+1213555010" + itoa(int64(i)),
 			address: itoa(int64(100+i)) + " Main St", city: w.city, addressState: "CA", zip: w.zip,
 			agreedToTermsAt: longAgo, phoneVerifiedAt: longAgo, onboardingLastState: "completed",
-			drugTested: w.drugTested, externalID: "EXT-" + itoa(int64(i+1)), createdAt: longAgo, updatedAt: lately,
+			drugTested: w.drugTested, externalID: "EXT-" + itoa(int64(i+1)), stored: stored{createdAt: longAgo, updatedAt: lately},
 		}
 		if w.w2 {
 			u.w2EmployeeID, u.w2OnboardingStatus = "W2-"+itoa(int64(4000+i)), "completed"
@@ -121,7 +121,7 @@ func (st *store) seedRecords() Seed {
 			u.avatarURL = "https://avatars.example.com/" + itoa(int64(i+1)) + ".png"
 		}
 		if i == 2 {
-			u.badgeIDs = []int64{seed.BadgeID}
+			u.badges = []userBadge{{id: next(&st.lastUserBadge), badgeID: seed.BadgeID}}
 		}
 		seed.WorkerIDs = append(seed.WorkerIDs, st.addUser(u).id)
 	}

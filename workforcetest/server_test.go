@@ -64,7 +64,7 @@ func TestClock(t *testing.T) {
 func TestRoutingErrors(t *testing.T) {
 	t.Parallel()
 	f := newFake(t)
-	for _, path := range []string{"/", "/api_v2", "/api_v2/users", "/api_v2/jobs/1/extra", "/jobs"} {
+	for _, path := range []string{"/", "/api_v2", "/api_v2/workers", "/api_v2/jobs/1/extra", "/jobs"} {
 		status, body := f.get(path, f.private)
 		assert.Equal(t, http.StatusNotFound, status, path)
 		assert.NotEmpty(t, body["error"], path)

@@ -2,6 +2,7 @@ package workforcetest
 
 import (
 	"net/http"
+	"slices"
 	"sync"
 	"time"
 )
@@ -23,28 +24,36 @@ const (
 
 // user is a Worker or an Employer (a requestor). Empty strings and zero times and ids are null.
 type user struct {
-	id                   int64
-	kind                 string
-	firstName, lastName  string
-	email, phone         string
-	gender               string
-	avatarURL            string
-	address, city, zip   string
-	addressState         string
-	rating               string // a decimal, written as a string
-	suspendedAt          time.Time
-	agreedToTermsAt      time.Time
-	externalID           string
-	onboardingLastState  string
-	w2EmployeeID         string
-	w2OnboardingStatus   string
-	drugTested           bool
-	phoneVerifiedAt      time.Time
-	customerID           int64
-	role, title          string
-	syncedWorkerID       int64
-	badgeIDs             []int64 // the Badges held, in the order granted
-	createdAt, updatedAt time.Time
+	stored
+	kind                string
+	firstName, lastName string
+	email, phone        string
+	gender              string
+	avatarURL           string
+	address, city, zip  string
+	addressState        string
+	rating              string // a decimal, written as a string
+	suspendedAt         time.Time
+	agreedToTermsAt     time.Time
+	externalID          string
+	onboardingLastState string
+	w2EmployeeID        string
+	w2OnboardingStatus  string
+	drugTested          bool
+	phoneVerifiedAt     time.Time
+	customerID          int64
+	role, title         string
+	syncedWorkerID      int64
+	badges              []userBadge // the Badges held, in the order granted
+}
+
+// userBadge is a User's holding of a Badge. Its id is the holding's own: the one
+// user_badges_attributes names to take it away.
+type userBadge struct{ id, badgeID int64 }
+
+// holds tells whether u holds the Badge badgeID.
+func (u *user) holds(badgeID int64) bool {
+	return slices.ContainsFunc(u.badges, func(b userBadge) bool { return b.badgeID == badgeID })
 }
 
 // authToken is an issued token.
@@ -62,7 +71,9 @@ const (
 	firstJobRequestID = 501
 	firstMultiDayID   = 801
 	firstJobID        = 1001
+	firstMessageID    = 5001
 	firstTransitionID = 70001
+	firstUserBadgeID  = 90001
 )
 
 // store holds every record of one fake server. mu guards everything in it; every access goes
@@ -76,8 +87,10 @@ type store struct {
 	jobRequests    table[jobRequest]
 	multiDays      table[multiDay]
 	jobs           table[job]
+	messages       table[message]
 	tokens         map[string]authToken
 	lastTransition int64
+	lastUserBadge  int64
 	changes        []change       // the state changes of the commit in progress
 	committed      func([]change) // called after each commit with its changes, outside the lock
 	bodies         bool           // record each change's body, for webhooks
@@ -93,8 +106,10 @@ func newStore(clk *clock) *store {
 		jobRequests:    newTable[jobRequest](firstJobRequestID),
 		multiDays:      newTable[multiDay](firstMultiDayID),
 		jobs:           newTable[job](firstJobID),
+		messages:       newTable[message](firstMessageID),
 		tokens:         map[string]authToken{},
 		lastTransition: firstTransitionID - 1,
+		lastUserBadge:  firstUserBadgeID - 1,
 	}
 }
 

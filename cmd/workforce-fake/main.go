@@ -66,7 +66,9 @@ Control API: no token, JSON answers, errors {"error": "..."} with 404 or 422, ne
   POST   /_fake/job_requests/{id}/cancel              cancel a Job Request and its open Jobs -> {"state": "cancelled"}
   POST   /_fake/workers/{id}/badges?badge_id=N        a Worker earns a Badge -> {"worker_id": N, "badge_id": M}
   POST   /_fake/jobs/{id}/MOVE                        MOVE: start, pause, complete, withdraw, approve,
-                                                      no_show -> {"state": "..."}
+                                                      no_show -> {"state": "..."}; start and complete also
+                                                      take ?latitude=…&longitude=… where the Worker checks
+                                                      in (GET /users/:id/tracking shows it)
   GET    /_fake/clock                                 -> {"now": "<RFC 3339>"}
   POST   /_fake/clock/advance?seconds=N               move the clock (N may be negative) -> {"now": ...};
                                                       posted Job Requests with an open slot whose start

@@ -1,0 +1,338 @@
+package workforcetest
+
+import (
+	"net/http"
+	"net/mail"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+)
+
+// onboardingInvited is the first onboarding state, the one POST /users/invite creates a User in.
+const onboardingInvited = "invited"
+
+// users serves the Users from the store: Public Pool keys see only the Workers with active Jobs
+// on their own Job Requests, and may not create or update.
+func (s *Server) users() resource[user, *userJSON] {
+	return resource[user, *userJSON]{
+		st: s.st, one: "user", many: "users", rows: &s.st.users,
+		meta: func(u *user) *stored { return &u.stored }, render: s.st.renderUser,
+		read: s.st.readUser, filter: readUserFilter, visible: s.st.userVisible,
+	}
+}
+
+// userRoutes are the User endpoints; the literal /users/invite comes before /users/{id}.
+func (s *Server) userRoutes() []route {
+	r := s.users()
+	return []route{
+		{http.MethodGet, "/api_v2/users", false, r.list},
+		{http.MethodPost, "/api_v2/users", false, r.create},
+		{http.MethodPost, "/api_v2/users/invite", false, s.inviteUser},
+		{http.MethodGet, "/api_v2/users/{id}/tracking", false, s.tracking},
+		{http.MethodGet, "/api_v2/users/{id}", false, r.get},
+		{http.MethodPatch, "/api_v2/users/{id}", false, r.update},
+		{http.MethodPut, "/api_v2/users/{id}", false, r.update},
+	}
+}
+
+// userVisible tells whether a token of pool p may see u: the Public Pool sees only Workers with
+// an active Job (filled, in_progress, paused, completed, or approved in the last 24 hours) on
+// a Job Request it created. The caller holds st.mu.
+func (st *store) userVisible(u *user, p pool) bool {
+	if p != poolPublic {
+		return true
+	}
+	if u.kind != kindWorker {
+		return false
+	}
+	since := st.now().Add(-24 * time.Hour)
+	for _, j := range st.jobs.rows {
+		if j.workerID != u.id || !st.visible(j, p) {
+			continue
+		}
+		switch j.state {
+		case stateFilled, stateInProgress, statePaused, stateCompleted:
+			return true
+		case stateApproved:
+			if !j.finishedAt.Before(since) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// readUser reads user[…] into u and checks it; id is the User's own, 0 on create. A create needs
+// type, first_name, last_name and an email or a phone. Passwords are checked (8 or more
+// characters, equal to password_confirmation) and not kept. user_badges_attributes gives Badges
+// ({"badge_id": N}) and takes holdings away ({"id": N, "_destroy": true}). The caller holds st.mu.
+func (st *store) readUser(f fields, u *user, id int64) {
+	f.oneOf(&u.kind, "type", kindWorker, kindEmployer)
+	for name, dst := range map[string]*string{"first_name": &u.firstName, "last_name": &u.lastName} {
+		f.text(dst, name, 1, 255)
+		if i := strings.IndexFunc(*dst, notNameRune); i >= 0 {
+			r, _ := utf8.DecodeRuneInString((*dst)[i:])
+			f.fe.add(name, "may hold letters, digits, - and . only, not "+strconv.QuoteRune(r))
+		}
+	}
+	f.text(&u.email, "email", 0, 255)
+	if a, err := mail.ParseAddress(u.email); u.email != "" && (err != nil || a.Address != u.email) {
+		f.fe.add("email", "is not an email address")
+	}
+	for name, dst := range map[string]*string{"phone": &u.phone, "gender": &u.gender, "address": &u.address,
+		"city": &u.city, "address_state": &u.addressState, "zip": &u.zip, "external_id": &u.externalID,
+		"role": &u.role, "title": &u.title, "onboarding_last_state": &u.onboardingLastState,
+		"w2_employee_id": &u.w2EmployeeID, "w2_onboarding_status": &u.w2OnboardingStatus} {
+		f.text(dst, name, 0, 255)
+	}
+	f.boolean(&u.drugTested, "drug_tested")
+	st.readSince(f, &u.suspendedAt, "suspended")
+	st.readSince(f, &u.agreedToTermsAt, "agreed_to_terms")
+	if _, present := f.value("customer_id"); present {
+		f.id(&u.customerID, "customer_id")
+		if u.customerID != 0 && st.customers.rows[u.customerID] == nil {
+			f.fe.add("customer_id", "does not exist")
+		}
+	}
+	readPassword(f)
+	st.readUserBadges(f, u)
+	f.notBlank(map[string]string{"type": u.kind, "first_name": u.firstName, "last_name": u.lastName})
+	if id == 0 && u.email == "" && u.phone == "" && len(f.fe["email"]) == 0 {
+		f.fe.add("email", "can't be blank when phone is")
+	}
+}
+
+// readSince reads the flag name into the time it was set: true keeps an earlier time or sets
+// now, false clears it.
+func (st *store) readSince(f fields, dst *time.Time, name string) {
+	if _, present := f.value(name); !present {
+		return
+	}
+	on := !dst.IsZero()
+	f.boolean(&on, name)
+	switch {
+	case !on:
+		*dst = time.Time{}
+	case dst.IsZero():
+		*dst = st.now()
+	}
+}
+
+// readPassword checks password and password_confirmation: the password has 8 or more
+// characters and the confirmation, when sent, equals it. Neither is kept.
+func readPassword(f fields) {
+	var password, confirmation string
+	f.text(&password, "password", 0, 128)
+	f.text(&confirmation, "password_confirmation", 0, 128)
+	_, hasConfirmation := f.value("password_confirmation")
+	switch {
+	case len(f.fe["password"]) > 0 || len(f.fe["password_confirmation"]) > 0:
+	case password == "" && confirmation != "":
+		f.fe.add("password", "can't be blank when password_confirmation is set")
+	case password != "" && utf8.RuneCountInString(password) < 8:
+		f.fe.add("password", "is too short (minimum is 8 characters)")
+	case hasConfirmation && password != confirmation:
+		f.fe.add("password_confirmation", "doesn't match password")
+	}
+}
+
+// readUserBadges applies user_badges_attributes to u: each item gives the Badge badge_id (held
+// already: nothing changes) or, with _destroy, takes away the holding id of u.
+func (st *store) readUserBadges(f fields, u *user) {
+	const name = "user_badges_attributes"
+	v, present := f.value(name)
+	if !present {
+		return
+	}
+	items, ok := listItems(v)
+	if !ok {
+		f.fe.add(name, "must be a list of {badge_id} or {id, _destroy} objects")
+		return
+	}
+	held := slices.Clone(u.badges)
+	for _, item := range items {
+		attrs, ok := item.(map[string]any)
+		if !ok {
+			f.fe.add(name, "must be a list of {badge_id} or {id, _destroy} objects")
+			return
+		}
+		g := fields{p: params{name: attrs}, prefix: name, fe: fieldErrors{}}
+		var holdingID, badgeID int64
+		var destroy bool
+		g.id(&holdingID, "id")
+		g.id(&badgeID, "badge_id")
+		g.boolean(&destroy, "_destroy")
+		for _, msgs := range g.fe {
+			for _, msg := range msgs {
+				f.fe.add(name, msg)
+			}
+		}
+		if len(g.fe) > 0 {
+			return
+		}
+		switch {
+		case holdingID != 0:
+			i := slices.IndexFunc(held, func(h userBadge) bool { return h.id == holdingID })
+			switch {
+			case i < 0:
+				f.fe.add(name, "user badge "+itoa(holdingID)+" is not this user's")
+			case destroy:
+				held = slices.Delete(held, i, i+1)
+			}
+		case destroy:
+			f.fe.add(name, "_destroy needs the id of the user badge")
+		case badgeID == 0:
+			f.fe.add(name, "each item needs a badge_id, or an id with _destroy")
+		case st.badges.rows[badgeID] == nil:
+			f.fe.add(name, "badge "+itoa(badgeID)+" does not exist")
+		case !slices.ContainsFunc(held, func(h userBadge) bool { return h.badgeID == badgeID }):
+			held = append(held, userBadge{id: next(&st.lastUserBadge), badgeID: badgeID})
+		}
+	}
+	u.badges = held
+}
+
+// notNameRune tells whether r may not stand in a name: names hold letters (with their combining
+// marks), digits, - and . only.
+func notNameRune(r rune) bool {
+	return !(unicode.IsLetter(r) || unicode.IsMark(r) || unicode.IsDigit(r) || r == '-' || r == '.')
+}
+
+// readUserFilter reads the filters of GET /users: type, and email, first_name, last_name,
+// external_id, onboarding_last_state, w2_onboarding_status, w2_employee_id, address_state and
+// drug_tested, each one value or several comma-separated (any of them matches; emails
+// case-insensitively), and updated_before and updated_after.
+func readUserFilter(p params, fe fieldErrors) func(*user) bool {
+	kinds := commaList(p, "type")
+	for _, k := range kinds {
+		if k != kindWorker && k != kindEmployer {
+			fe.add("type", "must be Worker or Employer")
+		}
+	}
+	var drug []bool
+	for _, v := range commaList(p, "drug_tested") {
+		switch strings.ToLower(v) {
+		case "true", "1":
+			drug = append(drug, true)
+		case "false", "0":
+			drug = append(drug, false)
+		default:
+			fe.add("drug_tested", "must be true or false")
+		}
+	}
+	updated := readUpdatedRange(p, fe)
+	text := map[string]func(*user) string{
+		"first_name": func(u *user) string { return u.firstName }, "last_name": func(u *user) string { return u.lastName },
+		"external_id":           func(u *user) string { return u.externalID },
+		"onboarding_last_state": func(u *user) string { return u.onboardingLastState },
+		"w2_onboarding_status":  func(u *user) string { return u.w2OnboardingStatus },
+		"w2_employee_id":        func(u *user) string { return u.w2EmployeeID },
+		"address_state":         func(u *user) string { return u.addressState },
+	}
+	wanted := map[string][]string{}
+	for name := range text {
+		if values := commaList(p, name); values != nil {
+			wanted[name] = values
+		}
+	}
+	emails := commaList(p, "email")
+	return func(u *user) bool {
+		for name, values := range wanted {
+			if !slices.Contains(values, text[name](u)) {
+				return false
+			}
+		}
+		return (kinds == nil || slices.Contains(kinds, u.kind)) &&
+			(emails == nil || slices.ContainsFunc(emails, func(e string) bool { return strings.EqualFold(e, u.email) })) &&
+			(drug == nil || slices.Contains(drug, u.drugTested)) && updated.contains(u.updatedAt)
+	}
+}
+
+// inviteUser serves POST /api_v2/users/invite: user[type]*, user[phone]*, user[first_name]*,
+// user[last_name]*, user[email], user[external_id]. It creates the User in the first onboarding
+// state, "invited", and answers it. Public Pool keys get 403.
+func (s *Server) inviteUser(c *call) (any, error) {
+	if err := c.forbidPublic(); err != nil {
+		return nil, err
+	}
+	invite := params{}
+	if m, ok := c.p["user"].(map[string]any); ok {
+		kept := map[string]any{}
+		for _, name := range []string{"type", "phone", "first_name", "last_name", "email", "external_id"} {
+			if v, ok := m[name]; ok {
+				kept[name] = v
+			}
+		}
+		invite["user"] = kept
+	}
+	r := s.users()
+	return r.answer(func() (*user, error) {
+		f := fields{p: invite, prefix: "user", fe: fieldErrors{}, pool: c.pool}
+		u := &user{onboardingLastState: onboardingInvited}
+		s.st.readUser(f, u, 0)
+		f.notBlank(map[string]string{"phone": u.phone})
+		if err := f.fe.err(); err != nil {
+			return nil, err
+		}
+		u.createdAt = s.st.now()
+		u.updatedAt = u.createdAt
+		u.id = s.st.users.insert(u)
+		return u, nil
+	})
+}
+
+// trackingJSON is one check-in as GET /users/:id/tracking writes it.
+type trackingJSON struct {
+	JobID      int64  `json:"job_id"`
+	Latitude   string `json:"latitude"`
+	Longitude  string `json:"longitude"`
+	RecordedAt string `json:"recorded_at"`
+}
+
+// tracking serves GET /api_v2/users/{id}/tracking: {"tracking": [...]}, newest first, every
+// transition with coordinates of the User's Jobs (a User who never checked in has none). Public
+// Pool keys get 403.
+func (s *Server) tracking(c *call) (any, error) {
+	if err := c.forbidPublic(); err != nil {
+		return nil, err
+	}
+	id, err := c.pathID()
+	if err != nil {
+		return nil, err
+	}
+	out := []trackingJSON{}
+	err = s.st.run(func() error {
+		if s.st.users.rows[id] == nil {
+			return errorf(http.StatusNotFound, "user %d not found", id)
+		}
+		type point struct {
+			t     transition
+			jobID int64
+		}
+		var points []point
+		for _, j := range s.st.jobs.rows {
+			if j.workerID != id {
+				continue
+			}
+			for _, t := range j.transitions {
+				if t.latitude != "" && t.longitude != "" {
+					points = append(points, point{t, j.id})
+				}
+			}
+		}
+		sort.Slice(points, func(a, b int) bool { return points[a].t.id > points[b].t.id })
+		for _, pt := range points {
+			out = append(out, trackingJSON{JobID: pt.jobID, Latitude: pt.t.latitude, Longitude: pt.t.longitude,
+				RecordedAt: utcTime(pt.t.createdAt)})
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return map[string][]trackingJSON{"tracking": out}, nil
+}

@@ -1,0 +1,329 @@
+package workforcetest_test
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/workforce-marketplace/workforce-go/workforcetest"
+)
+
+// userFields are the User fields of CONTRACT §6: never a password.
+var userFields = sorted("id", "type", "first_name", "last_name", "email", "phone", "gender", "avatar_url", "address",
+	"city", "address_state", "zip", "suspended", "suspended_at", "rating", "agreed_to_terms", "agreed_to_terms_date",
+	"external_id", "onboarding_last_state", "w2_employee_id", "w2_onboarding_status", "drug_tested", "verified_phone",
+	"phone_verified_at", "customer_id", "role", "title", "synced_worker_id", "user_badges", "updated_at")
+
+func TestUsersCreateShowUpdate(t *testing.T) {
+	t.Parallel()
+	f := newFake(t)
+	seed := f.Seed()
+	status, body := f.json(http.MethodPost, "/api_v2/users", with(f.private), obj{"user": obj{
+		"type": "Worker", "first_name": "Zoë", "last_name": "O.Neil-Smith", "email": "zoe@example.com",
+		"phone": "+13125550100", "address_state": "IL", "drug_tested": true, "agreed_to_terms": true,
+		"password": "s3cret-pass", "password_confirmation": "s3cret-pass",
+		"user_badges_attributes": []any{obj{"badge_id": seed.BadgeID}}}})
+	require.Equal(t, http.StatusOK, status, body)
+	u := body["user"].(obj)
+	assert.Equal(t, userFields, keys(u))
+	assert.Equal(t, "Worker", u["type"])
+	assert.Equal(t, "Zoë", u["first_name"])
+	assert.Equal(t, true, u["drug_tested"])
+	assert.Equal(t, true, u["agreed_to_terms"])
+	assert.NotNil(t, u["agreed_to_terms_date"])
+	badges := u["user_badges"].([]any)
+	require.Len(t, badges, 1)
+	assert.Equal(t, float64(seed.BadgeID), badges[0].(obj)["badge_id"])
+	id := idOf(u)
+
+	status, body = f.get(idPath("users", id), f.private)
+	require.Equal(t, http.StatusOK, status)
+	assert.Equal(t, u, body["user"])
+
+	f.Advance(time.Minute)
+	holding := int64(badges[0].(obj)["id"].(float64))
+	status, body = f.form(http.MethodPut, idPath("users", id), with(f.private), url.Values{
+		"user[city]": {"Chicago"}, "user[user_badges_attributes][0][id]": {itoa(holding)},
+		"user[user_badges_attributes][0][_destroy]": {"1"}})
+	require.Equal(t, http.StatusOK, status, body)
+	assert.Equal(t, "Chicago", body["user"].(obj)["city"])
+	assert.Empty(t, body["user"].(obj)["user_badges"], "the holding was taken away")
+	assert.NotEqual(t, u["updated_at"], body["user"].(obj)["updated_at"])
+
+	for _, req := range f.Requests() {
+		assert.NotContains(t, string(req.Body), "s3cret-pass", "the request log hides passwords")
+		assert.NotContains(t, req.Query.Encode(), "s3cret-pass")
+	}
+
+	status, body = f.get(idPath("users", 99999), f.private)
+	assert.Equal(t, http.StatusNotFound, status, body)
+	status, _ = f.json(http.MethodPatch, idPath("users", id), with("not-a-token"), obj{"user": obj{"city": "X"}})
+	assert.Equal(t, http.StatusUnauthorized, status)
+
+	f.requireInvalid(map[string]invalidCase{
+		"no type":          {http.MethodPost, "/api_v2/users", obj{"user": obj{"first_name": "A", "last_name": "B", "email": "a@b.example"}}, "type"},
+		"unknown type":     {http.MethodPost, "/api_v2/users", obj{"user": obj{"type": "Admin", "first_name": "A", "last_name": "B", "email": "a@b.example"}}, "type"},
+		"no first name":    {http.MethodPost, "/api_v2/users", obj{"user": obj{"type": "Worker", "last_name": "B", "email": "a@b.example"}}, "first_name"},
+		"name with space":  {http.MethodPost, "/api_v2/users", obj{"user": obj{"type": "Worker", "first_name": "A B", "last_name": "B", "email": "a@b.example"}}, "first_name"},
+		"name with quote":  {http.MethodPatch, idPath("users", id), obj{"user": obj{"last_name": "O'Neil"}}, "last_name"},
+		"no email, phone":  {http.MethodPost, "/api_v2/users", obj{"user": obj{"type": "Worker", "first_name": "A", "last_name": "B"}}, "email"},
+		"bad email":        {http.MethodPost, "/api_v2/users", obj{"user": obj{"type": "Worker", "first_name": "A", "last_name": "B", "email": "Ann <a@b.example>"}}, "email"},
+		"short password":   {http.MethodPatch, idPath("users", id), obj{"user": obj{"password": "short", "password_confirmation": "short"}}, "password"},
+		"mismatch":         {http.MethodPatch, idPath("users", id), obj{"user": obj{"password": "long-enough", "password_confirmation": "long-enougH"}}, "password_confirmation"},
+		"unknown customer": {http.MethodPatch, idPath("users", id), obj{"user": obj{"customer_id": 99999}}, "customer_id"},
+		"unknown badge":    {http.MethodPatch, idPath("users", id), obj{"user": obj{"user_badges_attributes": []any{obj{"badge_id": 99999}}}}, "user_badges_attributes"},
+		"other's holding":  {http.MethodPatch, idPath("users", id), obj{"user": obj{"user_badges_attributes": []any{obj{"id": 1, "_destroy": true}}}}, "user_badges_attributes"},
+		"nothing":          {http.MethodPatch, idPath("users", id), obj{"city": "X"}, "user"},
+	})
+	status, body = f.get(idPath("users", id), f.private)
+	require.Equal(t, http.StatusOK, status)
+	assert.Equal(t, "Chicago", body["user"].(obj)["city"], "a refused update changed nothing")
+}
+
+func TestUsersPublicPool(t *testing.T) {
+	t.Parallel()
+	f := newFake(t)
+	seed := f.Seed()
+	status, body := f.get("/api_v2/users", f.public, "per", "50")
+	require.Equal(t, http.StatusOK, status)
+	assert.Equal(t, []int64{seed.WorkerIDs[0]}, listIDs(t, body, "users"), "only the Worker of its own filled Job")
+	status, _ = f.get(idPath("users", seed.WorkerIDs[1]), f.public)
+	assert.Equal(t, http.StatusNotFound, status)
+	status, _ = f.get(idPath("users", seed.EmployerID), f.public)
+	assert.Equal(t, http.StatusNotFound, status)
+	status, _ = f.get(idPath("users", seed.WorkerIDs[0]), f.public)
+	assert.Equal(t, http.StatusOK, status)
+
+	for name, req := range map[string]struct {
+		method, path string
+	}{
+		"create": {http.MethodPost, "/api_v2/users"}, "invite": {http.MethodPost, "/api_v2/users/invite"},
+		"update": {http.MethodPatch, idPath("users", seed.WorkerIDs[0])},
+	} {
+		status, _ := f.json(req.method, req.path, with(f.public), obj{"user": obj{"type": "Worker", "first_name": "A",
+			"last_name": "B", "phone": "+15550100"}})
+		assert.Equal(t, http.StatusForbidden, status, name)
+	}
+	status, _ = f.get(idPath("users", seed.WorkerIDs[0])+"/tracking", f.public)
+	assert.Equal(t, http.StatusForbidden, status)
+
+	// Once the Job is approved, its Worker stays visible for 24 hours.
+	require.NoError(t, f.StartJob(seed.PublicJobID))
+	require.NoError(t, f.Complete(seed.PublicJobID))
+	require.NoError(t, f.Approve(seed.PublicJobID))
+	f.Advance(23 * time.Hour)
+	status, _ = f.get(idPath("users", seed.WorkerIDs[0]), f.public)
+	assert.Equal(t, http.StatusOK, status)
+	f.Advance(2 * time.Hour)
+	f.public = f.token(f.Public) // the old token expired after 24 hours
+	status, _ = f.get(idPath("users", seed.WorkerIDs[0]), f.public)
+	assert.Equal(t, http.StatusNotFound, status)
+}
+
+func TestUsersListFilters(t *testing.T) {
+	t.Parallel()
+	f := newFake(t)
+	seed := f.Seed()
+	w := seed.WorkerIDs
+	for name, tc := range map[string]struct {
+		kv   []string
+		want []int64
+	}{
+		"employers":         {[]string{"type", "Employer"}, []int64{seed.PendingEmployerID, seed.EmployerID}},
+		"emails, any case":  {[]string{"email", "WORKER2@example.com,worker4@example.com"}, []int64{w[3], w[1]}},
+		"first names":       {[]string{"first_name", "Ana,Eli"}, []int64{w[4], w[0]}},
+		"last name":         {[]string{"last_name", "Nguyen"}, []int64{w[2]}},
+		"external ids":      {[]string{"external_id", "EXT-1,EXT-6"}, []int64{w[5], w[0]}},
+		"w2 employee id":    {[]string{"w2_employee_id", "W2-4003"}, []int64{w[3]}},
+		"drug tested":       {[]string{"drug_tested", "true", "type", "Worker"}, []int64{w[5], w[2], w[0]}},
+		"not drug tested":   {[]string{"drug_tested", "false", "type", "Worker"}, []int64{w[4], w[3], w[1]}},
+		"address state":     {[]string{"address_state", "NY"}, []int64{}},
+		"onboarding":        {[]string{"onboarding_last_state", "completed", "w2_onboarding_status", "completed"}, []int64{w[5], w[4], w[3], w[2], w[1]}},
+		"updated long ago":  {[]string{"updated_before", "2000-01-01T00:00:00Z"}, []int64{}},
+		"one per page":      {[]string{"type", "Worker", "per", "1", "page", "2"}, []int64{w[4]}},
+		"past the last one": {[]string{"type", "Worker", "page", "2"}, []int64{}},
+	} {
+		status, body := f.get("/api_v2/users", f.private, tc.kv...)
+		require.Equal(t, http.StatusOK, status, name, body)
+		assert.Equal(t, tc.want, listIDs(t, body, "users"), name)
+	}
+	for _, kv := range [][]string{{"type", "Admin"}, {"drug_tested", "maybe"}, {"updated_after", "yesterday"}, {"per", "0"}} {
+		status, body := f.get("/api_v2/users", f.private, kv...)
+		assert.Equal(t, http.StatusUnprocessableEntity, status, kv)
+		assert.Contains(t, fieldErrors(t, body), kv[0])
+	}
+}
+
+func TestUsersInvite(t *testing.T) {
+	t.Parallel()
+	f := newFake(t)
+	status, body := f.json(http.MethodPost, "/api_v2/users/invite", with(f.private), obj{"user": obj{
+		"type": "Worker", "phone": "+13125550111", "first_name": "Gus", "last_name": "Hale", "email": "gus@example.com",
+		"external_id": "EXT-99", "onboarding_last_state": "completed", "title": "ignored"}})
+	require.Equal(t, http.StatusOK, status, body)
+	u := body["user"].(obj)
+	assert.Equal(t, "invited", u["onboarding_last_state"], "invited Users start onboarding; other fields are not invite's")
+	assert.Nil(t, u["title"])
+	assert.Equal(t, "EXT-99", u["external_id"])
+	f.requireInvalid(map[string]invalidCase{
+		"no phone": {http.MethodPost, "/api_v2/users/invite", obj{"user": obj{"type": "Worker", "first_name": "A", "last_name": "B", "email": "a@b.example"}}, "phone"},
+		"no type":  {http.MethodPost, "/api_v2/users/invite", obj{"user": obj{"phone": "+1555", "first_name": "A", "last_name": "B"}}, "type"},
+		"no last":  {http.MethodPost, "/api_v2/users/invite", obj{"user": obj{"type": "Employer", "phone": "+1555", "first_name": "A"}}, "last_name"},
+	})
+}
+
+func TestUsersTracking(t *testing.T) {
+	t.Parallel()
+	f := newFake(t)
+	seed := f.Seed()
+	job := f.createJob(seed.WorkerIDs[1], seed.JobRequest1099ID)
+	status, body := f.get(idPath("users", seed.WorkerIDs[1])+"/tracking", f.private)
+	require.Equal(t, http.StatusOK, status)
+	assert.Equal(t, []any{}, body["tracking"], "no check-in yet")
+
+	require.NoError(t, f.StartJobAt(idOf(job), workforcetest.Position{Latitude: 34.05, Longitude: -118.25}))
+	f.Advance(time.Hour)
+	require.NoError(t, f.Complete(idOf(job)))
+	assert.Error(t, f.StartJobAt(idOf(job), workforcetest.Position{Latitude: 91}), "off the globe")
+
+	status, body = f.get(idPath("users", seed.WorkerIDs[1])+"/tracking", f.private)
+	require.Equal(t, http.StatusOK, status)
+	points := body["tracking"].([]any)
+	require.Len(t, points, 2)
+	first, last := points[1].(obj), points[0].(obj)
+	assert.Equal(t, obj{"job_id": float64(idOf(job)), "latitude": "34.05", "longitude": "-118.25", "recorded_at": first["recorded_at"]}, first)
+	assert.Equal(t, "34.042019", last["latitude"], "without a position, the Job Request's site")
+	assert.Greater(t, last["recorded_at"], first["recorded_at"], "newest first")
+
+	status, _ = f.get(idPath("users", 99999)+"/tracking", f.private)
+	assert.Equal(t, http.StatusNotFound, status)
+
+	// Over the control API, start and complete take the position as latitude and longitude.
+	other := f.createJob(seed.WorkerIDs[3], seed.JobRequest1099ID)
+	status, body = f.json(http.MethodPost, "/_fake/jobs/"+itoa(idOf(other))+"/start", url.Values{"latitude": {"40.7"}, "longitude": {"-74"}}, nil)
+	require.Equal(t, http.StatusOK, status, body)
+	status, body = f.json(http.MethodPost, "/_fake/jobs/"+itoa(idOf(other))+"/complete", url.Values{"latitude": {"40.7"}}, nil)
+	assert.Equal(t, http.StatusUnprocessableEntity, status, "both or neither")
+	assert.Contains(t, fieldErrors(t, body), "longitude")
+	status, body = f.get(idPath("users", seed.WorkerIDs[3])+"/tracking", f.private)
+	require.Equal(t, http.StatusOK, status)
+	assert.Equal(t, "40.7", body["tracking"].([]any)[0].(obj)["latitude"])
+}
+
+func TestMessages(t *testing.T) {
+	t.Parallel()
+	f := newFake(t)
+	seed := f.Seed()
+	job := f.createJob(seed.WorkerIDs[1], seed.JobRequest1099ID)
+	jobID := idOf(job)
+	status, body := f.json(http.MethodPost, "/api_v2/messages", with(f.private), obj{"message": obj{
+		"body": "Gate B, 7am", "job_id": jobID, "sender_id": seed.EmployerID, "receiver_id": seed.WorkerIDs[1]}})
+	require.Equal(t, http.StatusOK, status, body)
+	m := body["message"].(obj)
+	assert.Equal(t, sorted("id", "job_id", "sender_id", "receiver_id", "body", "image_url", "read_at", "created_at"), keys(m))
+	assert.Nil(t, m["read_at"])
+	status, body = f.form(http.MethodPost, "/api_v2/messages", with(f.private), url.Values{"message[body]": {"On my way"},
+		"message[job_id]": {itoa(jobID)}, "message[sender_id]": {itoa(seed.WorkerIDs[1])},
+		"message[receiver_id]": {itoa(seed.EmployerID)}, "message[read_at]": {"2026-11-23T08:00:00Z"}})
+	require.Equal(t, http.StatusOK, status, body, "either way round")
+	reply := body["message"].(obj)
+	assert.Equal(t, "2026-11-23T08:00:00Z", reply["read_at"])
+
+	status, body = f.get("/api_v2/messages", f.private, "job_id", itoa(jobID))
+	require.Equal(t, http.StatusOK, status)
+	assert.Equal(t, []int64{idOf(reply), idOf(m)}, listIDs(t, body, "messages"))
+	status, body = f.get("/api_v2/messages", f.private, "sender_id", itoa(seed.EmployerID), "receiver_id", itoa(seed.WorkerIDs[1]))
+	require.Equal(t, http.StatusOK, status)
+	assert.Equal(t, []int64{idOf(m)}, listIDs(t, body, "messages"))
+	status, body = f.get(idPath("messages", idOf(m)), f.private)
+	require.Equal(t, http.StatusOK, status)
+	assert.Equal(t, m, body["message"])
+
+	// The Public Pool sees only the messages of its own Jobs, and may write there.
+	status, body = f.get(idPath("messages", idOf(m)), f.public)
+	assert.Equal(t, http.StatusNotFound, status, body)
+	status, body = f.get("/api_v2/messages", f.public)
+	require.Equal(t, http.StatusOK, status)
+	assert.Empty(t, listIDs(t, body, "messages"))
+	status, body = f.json(http.MethodPost, "/api_v2/messages", with(f.public), obj{"message": obj{
+		"body": "Thanks", "job_id": seed.PublicJobID, "sender_id": seed.EmployerID, "receiver_id": seed.WorkerIDs[0]}})
+	require.Equal(t, http.StatusOK, status, body)
+	status, body = f.json(http.MethodPost, "/api_v2/messages", with(f.public), obj{"message": obj{
+		"body": "Hi", "job_id": jobID, "sender_id": seed.EmployerID, "receiver_id": seed.WorkerIDs[1]}})
+	assert.Equal(t, http.StatusUnprocessableEntity, status, "not a Job it sees")
+	assert.Contains(t, fieldErrors(t, body), "job_id")
+
+	status, body = f.get("/api_v2/messages", f.private, "job_id", "x")
+	assert.Equal(t, http.StatusUnprocessableEntity, status)
+	assert.Contains(t, fieldErrors(t, body), "job_id")
+	status, _ = f.get(idPath("messages", 99999), f.private)
+	assert.Equal(t, http.StatusNotFound, status)
+	status, _ = f.get("/api_v2/messages", "")
+	assert.Equal(t, http.StatusUnauthorized, status)
+	msg := func(extra obj) obj {
+		b := obj{"body": "x", "job_id": jobID, "sender_id": seed.EmployerID, "receiver_id": seed.WorkerIDs[1]}
+		for k, v := range extra {
+			b[k] = v
+		}
+		return obj{"message": b}
+	}
+	f.requireInvalid(map[string]invalidCase{
+		"no body":         {http.MethodPost, "/api_v2/messages", msg(obj{"body": "  "}), "body"},
+		"no job":          {http.MethodPost, "/api_v2/messages", msg(obj{"job_id": nil}), "job_id"},
+		"unknown job":     {http.MethodPost, "/api_v2/messages", msg(obj{"job_id": 99999}), "job_id"},
+		"no sender":       {http.MethodPost, "/api_v2/messages", msg(obj{"sender_id": nil}), "sender_id"},
+		"stranger":        {http.MethodPost, "/api_v2/messages", msg(obj{"receiver_id": seed.WorkerIDs[2]}), "receiver_id"},
+		"to oneself":      {http.MethodPost, "/api_v2/messages", msg(obj{"receiver_id": seed.EmployerID}), "receiver_id"},
+		"bad read_at":     {http.MethodPost, "/api_v2/messages", msg(obj{"read_at": "today"}), "read_at"},
+		"long body":       {http.MethodPost, "/api_v2/messages", msg(obj{"body": strings.Repeat("x", 5001)}), "body"},
+		"array for a job": {http.MethodPost, "/api_v2/messages", msg(obj{"job_id": []any{1}}), "job_id"},
+	})
+}
+
+func TestSearch(t *testing.T) {
+	t.Parallel()
+	f := newFake(t)
+	seed := f.Seed()
+	status, body := f.get("/api_v2/search", f.private, "q", "FORKLIFT")
+	require.Equal(t, http.StatusOK, status, body)
+	assert.Equal(t, sorted("users", "customers", "job_requests", "badges"), keys(body))
+	assert.Equal(t, []int64{seed.BadgeID}, listIDs(t, body, "badges"))
+	assert.Equal(t, []int64{seed.BadgeJobRequestID}, listIDs(t, body, "job_requests"))
+	assert.Empty(t, listIDs(t, body, "users"))
+
+	status, body = f.get("/api_v2/search", f.private, "q", "chloe nguyen")
+	require.Equal(t, http.StatusOK, status)
+	assert.Equal(t, []int64{seed.WorkerIDs[2]}, listIDs(t, body, "users"), "the full name matches")
+	status, body = f.get("/api_v2/search", f.private, "q", "@harbor.example")
+	require.Equal(t, http.StatusOK, status)
+	assert.Equal(t, []int64{seed.PendingEmployerID}, listIDs(t, body, "users"), "emails match")
+	assert.Equal(t, []int64{seed.PendingCustomerID}, listIDs(t, body, "customers"))
+
+	status, body = f.get("/api_v2/search", f.public, "q", "example.com")
+	require.Equal(t, http.StatusOK, status)
+	assert.Equal(t, []int64{seed.WorkerIDs[0]}, listIDs(t, body, "users"), "the Public Pool finds only whom it may see")
+	status, body = f.get("/api_v2/search", f.public, "q", "e")
+	require.Equal(t, http.StatusOK, status)
+	assert.Equal(t, []int64{seed.PublicJobRequestID}, listIDs(t, body, "job_requests"))
+
+	for i := range 55 {
+		status, body := f.json(http.MethodPost, "/api_v2/badges", with(f.private), obj{"badge": obj{"name": "Zebra " + itoa(int64(i)), "description": "z"}})
+		require.Equal(t, http.StatusOK, status, body)
+	}
+	status, body = f.get("/api_v2/search", f.private, "q", "zebra")
+	require.Equal(t, http.StatusOK, status)
+	assert.Len(t, listIDs(t, body, "badges"), 50, "at most 50 of each")
+
+	for _, q := range []string{"", "   "} {
+		status, body = f.get("/api_v2/search", f.private, "q", q)
+		assert.Equal(t, http.StatusUnprocessableEntity, status)
+		assert.Contains(t, fieldErrors(t, body), "q")
+	}
+	status, _ = f.get("/api_v2/search", "bad-token", "q", "a")
+	assert.Equal(t, http.StatusUnauthorized, status)
+}
