@@ -75,7 +75,10 @@ func (e *APIError) Error() string {
 		b.WriteString(": " + e.Message)
 	}
 	for _, field := range sortedKeys(e.FieldErrors) {
-		fmt.Fprintf(&b, "; %s %s", field, strings.Join(e.FieldErrors[field], ", "))
+		text := field + " " + strings.Join(e.FieldErrors[field], ", ")
+		if !strings.Contains(e.Message, text) { // servers often say it in the message already
+			b.WriteString("; " + text)
+		}
 	}
 	if e.RequestID != "" {
 		b.WriteString(" (request " + e.RequestID + ")")

@@ -119,6 +119,9 @@ func TestAPIErrorString(t *testing.T) {
 		{&workforce.APIError{StatusCode: 422, Method: "PATCH", Path: "/api_v2/jobs/1", Message: "Validation failed",
 			FieldErrors: map[string][]string{"state": {"is invalid", "cannot move"}, "actual_duration": {"is negative"}}},
 			"workforce: PATCH /api_v2/jobs/1: 422 Unprocessable Entity: Validation failed; actual_duration is negative; state is invalid, cannot move"},
+		{&workforce.APIError{StatusCode: 422, Method: "POST", Path: "/api_v2/users", Message: "validation failed: email is taken",
+			FieldErrors: map[string][]string{"email": {"is taken"}, "phone": {"is blank"}}},
+			"workforce: POST /api_v2/users: 422 Unprocessable Entity: validation failed: email is taken; phone is blank"},
 	}
 	for _, tt := range tests {
 		assert.Equal(t, tt.want, tt.err.Error())
