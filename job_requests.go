@@ -79,6 +79,7 @@ type JobRequest struct {
 
 func (j *JobRequest) setRaw(b json.RawMessage) { j.Raw = b }
 func (j *JobRequest) listID() int64            { return j.ID }
+func (j *JobRequest) updated() time.Time       { return j.UpdatedAt.Time }
 
 // A BadgeRequirement is a Badge a Worker must hold to take a Job on a Job
 // Request.
@@ -379,6 +380,20 @@ func (s *JobRequestsService) List(ctx context.Context, opts *JobRequestListOptio
 // API: GET /job_requests
 func (s *JobRequestsService) All(ctx context.Context, opts *JobRequestListOptions) iter.Seq2[*JobRequest, error] {
 	return allPages(ctx, s.client, opts, s.List)
+}
+
+// Sync yields every Job Request changed since *watermark (every one, when
+// it is zero), each once, in no particular order, and when the iteration
+// ends with every one yielded, sets *watermark to the time to sync from
+// next time; after a break or an error it leaves *watermark as it was. It
+// skips nothing even while Job Requests change, for the reasons
+// JobsService.Sync gives.
+//
+// API: GET /info, then GET /job_requests with updated_after and updated_before
+func (s *JobRequestsService) Sync(ctx context.Context, watermark *time.Time, opts *SyncOptions) iter.Seq2[*JobRequest, error] {
+	return syncAll(ctx, s.client, watermark, opts, func(ctx context.Context, after, before time.Time, page int) ([]*JobRequest, *Response, error) {
+		return s.List(ctx, &JobRequestListOptions{ListOptions: ListOptions{Page: page, Per: MaxPerPage}, UpdatedAfter: after, UpdatedBefore: before})
+	})
 }
 
 // Get returns one Job Request.

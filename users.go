@@ -60,6 +60,7 @@ type User struct {
 
 func (u *User) setRaw(b json.RawMessage) { u.Raw = b }
 func (u *User) listID() int64            { return u.ID }
+func (u *User) updated() time.Time       { return u.UpdatedAt.Time }
 
 // UserType tells Workers from Employers. A type this SDK does not know is
 // kept as it was sent when decoding, but refused when sending.
@@ -387,6 +388,19 @@ func (s *UsersService) List(ctx context.Context, opts *UserListOptions) ([]*User
 // API: GET /users
 func (s *UsersService) All(ctx context.Context, opts *UserListOptions) iter.Seq2[*User, error] {
 	return allPages(ctx, s.client, opts, s.List)
+}
+
+// Sync yields every User changed since *watermark (every one, when it is
+// zero), each once, in no particular order, and when the iteration ends
+// with every one yielded, sets *watermark to the time to sync from next
+// time; after a break or an error it leaves *watermark as it was. It skips
+// nothing even while Users change, for the reasons JobsService.Sync gives.
+//
+// API: GET /info, then GET /users with updated_after and updated_before
+func (s *UsersService) Sync(ctx context.Context, watermark *time.Time, opts *SyncOptions) iter.Seq2[*User, error] {
+	return syncAll(ctx, s.client, watermark, opts, func(ctx context.Context, after, before time.Time, page int) ([]*User, *Response, error) {
+		return s.List(ctx, &UserListOptions{ListOptions: ListOptions{Page: page, Per: MaxPerPage}, UpdatedAfter: after, UpdatedBefore: before})
+	})
 }
 
 // Get returns one User.
