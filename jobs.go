@@ -212,18 +212,23 @@ func (s *JobsService) All(ctx context.Context, opts *JobListOptions) iter.Seq2[*
 //
 // Nothing is skipped, even while Jobs change. The sync freezes the top of
 // its window at the server's time when it starts (GET /info's
-// utc_time_now): a Job that changes from then on gets a later updated_at,
-// leaves the window, and is the next sync's; none can enter it. The window
-// is covered by time slices, each small enough to come back in a single
-// page (a full page means: split the slice), fetched concurrently, with
-// every boundary overlapping by the timestamps' precision, so that a Job on
-// a boundary falls in a slice whether the server's bounds are inclusive or
-// exclusive; duplicates are dropped by ID. A single page, read at once,
-// cannot shift. Only when more than a page of Jobs share one timestamp is
-// such a slice walked page by page, and then again until two walks agree:
-// since Jobs only leave the window, a walk equal to the one before saw
-// every Job that stayed. The next window starts a precision (and LookBack)
-// before this one's top.
+// utc_time_now), plus the precision since that time may be cut to whole
+// seconds, so every Job changed before the sync began is inside. A Job
+// that changes from then on gets a later updated_at: it leaves the window,
+// or moves into its last precision, and either way is the next sync's,
+// whose window starts a precision before this one's top; no Job that did
+// not change can enter the window.
+//
+// The window is covered by time slices, each small enough to come back in
+// a single page (a full page means: split the slice), fetched
+// concurrently, with every boundary overlapping by the timestamps'
+// precision, so that a Job on a boundary falls in a slice whether the
+// server's bounds are inclusive or exclusive; duplicates are dropped by ID.
+// A single page, read at once, cannot shift. Only when more than a page of
+// Jobs share one timestamp is such a slice walked page by page, and then
+// again until a walk sees every Job the one before saw: a walk skips a Job
+// only when one it saw leaves the slice, and one that left never returns. The next window
+// starts a precision (and LookBack) before this one's top.
 //
 // API: GET /info, then GET /jobs with updated_after and updated_before
 func (s *JobsService) Sync(ctx context.Context, watermark *time.Time, opts *SyncOptions) iter.Seq2[*Job, error] {

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
-	"slices"
+	"math"
 	"time"
 )
 
@@ -104,7 +104,12 @@ func syncAll[T synced](ctx context.Context, c *Client, watermark *time.Time, opt
 			yield(zero, err)
 			return
 		}
-		upper := info.UTCTimeNow.Time // frozen: a record that changes from now on leaves the window
+		// The top is frozen: a record that changes from now on gets a later
+		// time and leaves the window. It is the server's time plus the
+		// precision, since utc_time_now may be cut to whole seconds: a
+		// record changed just before the sync began is stamped up to a
+		// precision after the time it says.
+		upper := info.UTCTimeNow.Add(o.Precision)
 		var lower time.Time
 		if !watermark.IsZero() {
 			lower = watermark.Add(-o.LookBack - o.Precision)
@@ -198,12 +203,29 @@ func fetchSpan[T synced](ctx context.Context, sp span, precision time.Duration, 
 	return sliceResult[T]{items: items, split: split}
 }
 
+// Splitting a span whose first page came back full: each part should hold
+// about perPart records, so that it answers in one page despite the
+// unevenness of real data, and no span is split in more than maxParts.
+const (
+	perPart  = 40
+	maxParts = 64
+)
+
 // parts answers how many slices to split a span of width into, whose first
-// page, items, was full: the records are assumed spread as evenly as the
-// page's own updates are, so that each slice holds about 30. It is at
-// least 4 and at most 16, which bounds the requests wasted on empty slices
-// when the changes are not spread evenly.
+// page, items (newest first), was full. When the page's updates cover less
+// than half the span, they are taken as the span's densest part, and the
+// span's records are estimated as if spread as evenly as those: this is
+// the common case where IDs grow with time, so that the newest IDs are the
+// latest updates. When they cover more, they are a sample of the whole
+// span, which says nothing of its size, and the records are estimated by
+// ID instead: as if the span's IDs were spread evenly from 1 to its
+// highest, of which the page holds the top ones (a page of IDs 1000 to 951
+// suggests 1,000 records). When more than maxParts parts are needed, the
+// span is split in the square root of that, so that two levels of
+// splitting finish it. At least 2.
 func parts[T synced](items []T, width time.Duration) int {
+	n := float64(len(items))
+	estimate := n
 	first, last := oldest(items, time.Time{}), time.Time{}
 	for _, it := range items {
 		if u := it.updated(); u.After(last) {
@@ -211,11 +233,19 @@ func parts[T synced](items []T, width time.Duration) int {
 		}
 	}
 	spread := last.Sub(first)
-	if first.IsZero() || spread <= 0 {
-		return 4
+	if !first.IsZero() && spread > 0 {
+		estimate = max(estimate, n*float64(width)/float64(spread))
 	}
-	estimate := float64(len(items)) * float64(width) / float64(spread)
-	return int(min(max(estimate/30, 4), 16))
+	if first.IsZero() || spread > width/2 {
+		if top, bottom := items[0].listID(), items[len(items)-1].listID(); top > bottom && bottom > 0 {
+			estimate = max(estimate, n*float64(top)/float64(top-bottom+1))
+		}
+	}
+	needed := math.Ceil(estimate / perPart)
+	if needed > maxParts {
+		needed = min(math.Ceil(math.Sqrt(needed)), maxParts)
+	}
+	return int(max(needed, 2))
 }
 
 // oldest answers the earliest update among items, or fallback when there
@@ -230,14 +260,32 @@ func oldest[T synced](items []T, fallback time.Time) time.Time {
 	return out
 }
 
+// subset tells whether every ID of a is in b.
+func subset(a, b []int64) bool {
+	in := make(map[int64]bool, len(b))
+	for _, id := range b {
+		in[id] = true
+	}
+	for _, id := range a {
+		if !in[id] {
+			return false
+		}
+	}
+	return true
+}
+
 // maxWalks bounds the walks of a span too narrow to split.
 const maxWalks = 10
 
-// walkStable walks every page of sp, again and again, until two walks in a
-// row answer the same records, and answers the union of what they saw. The
-// window only loses records while a sync runs (a record that changes gets a
-// time past its top), and a walk during which none left sees every record
-// that stayed; two equal walks show that none left during the second.
+// walkStable walks every page of sp, again and again, until a walk sees
+// every record the walk before it saw, and answers the union of what the
+// walks saw. A walk skips a record only when one it already saw leaves the
+// span (the records after it move up a place, past the pages read); a
+// record that left never comes back, its time having moved past the span's
+// top. So when the second walk sees every record the first saw, none the
+// first saw had left, and the first skipped nothing that stayed. Records
+// that enter the span meanwhile (changed since the sync began) only push
+// others down a place, to be seen twice, and are harmless.
 func walkStable[T synced](ctx context.Context, sp span, list sliceLister[T]) ([]T, error) {
 	var union []T
 	var prev []int64
@@ -256,7 +304,7 @@ func walkStable[T synced](ctx context.Context, sp span, list sliceLister[T]) ([]
 				break
 			}
 		}
-		if prev != nil && slices.Equal(prev, ids) {
+		if prev != nil && subset(prev, ids) {
 			return union, nil
 		}
 		prev = ids

@@ -1,0 +1,272 @@
+package workforce_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/workforce-marketplace/workforce-go"
+)
+
+// syncServer serves many Jobs by updated_at windows at a fixed latency, as
+// fast as a server can: Jobs are indexed by updated_at, and each answers
+// its prerendered JSON. Its clock is the wall clock plus skew, so that a
+// benchmark can let time pass.
+type syncServer struct {
+	*httptest.Server
+	latency  time.Duration
+	requests atomic.Int64
+
+	mu      sync.RWMutex
+	skew    time.Duration
+	updated map[int64]time.Time // by id
+	byTime  []int64             // ids ordered by updated_at, then id
+}
+
+// newSyncServer serves n Jobs whose updates are spread over the year before
+// now.
+func newSyncServer(b *testing.B, n int, latency time.Duration) *syncServer {
+	s := &syncServer{latency: latency, updated: make(map[int64]time.Time, n)}
+	now := time.Now().UTC().Truncate(time.Millisecond)
+	rng := rand.New(rand.NewPCG(1, 2))
+	for id := int64(1); id <= int64(n); id++ {
+		s.updated[id] = now.Add(-time.Duration(rng.Int64N(int64(365 * 24 * time.Hour)))).Truncate(time.Millisecond)
+	}
+	s.reindex()
+	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
+	b.Cleanup(s.Close)
+	return s
+}
+
+func (s *syncServer) now() time.Time { return time.Now().UTC().Add(s.skew).Truncate(time.Millisecond) }
+
+// reindex orders byTime; the caller holds mu for writing, or owns s.
+func (s *syncServer) reindex() {
+	s.byTime = s.byTime[:0]
+	for id := range s.updated {
+		s.byTime = append(s.byTime, id)
+	}
+	sort.Slice(s.byTime, func(i, k int) bool {
+		a, c := s.updated[s.byTime[i]], s.updated[s.byTime[k]]
+		if !a.Equal(c) {
+			return a.Before(c)
+		}
+		return s.byTime[i] < s.byTime[k]
+	})
+}
+
+// advance lets d pass on the server's clock, changing ids at times spread
+// over it.
+func (s *syncServer) advance(d time.Duration, ids []int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	from := s.now()
+	s.skew += d
+	for i, id := range ids {
+		s.updated[id] = from.Add(d * time.Duration(i+1) / time.Duration(len(ids)+1)).Truncate(time.Millisecond)
+	}
+	s.reindex()
+}
+
+func (s *syncServer) serve(w http.ResponseWriter, r *http.Request) {
+	switch r.URL.Path {
+	case "/api_v2/authenticate":
+		fmt.Fprintf(w, `{"token": "tok-1", "expires_at": %q}`, time.Now().Add(time.Hour).UTC().Format(time.RFC3339))
+		return
+	case "/api_v2/info":
+		s.mu.RLock()
+		fmt.Fprintf(w, `{"utc_time_now": %q, "environment": "test"}`, s.now().Format(time.RFC3339))
+		s.mu.RUnlock()
+		return
+	}
+	s.requests.Add(1)
+	time.Sleep(s.latency)
+	q := r.URL.Query()
+	parse := func(name string) time.Time {
+		t, _ := time.Parse(time.RFC3339Nano, q.Get(name))
+		return t
+	}
+	after, before := parse("updated_after"), parse("updated_before")
+	page, _ := strconv.Atoi(q.Get("page"))
+	per, _ := strconv.Atoi(q.Get("per"))
+	page, per = max(page, 1), min(max(per, 1), 50)
+
+	s.mu.RLock()
+	lo := 0
+	if !after.IsZero() { // updated_after inclusive
+		lo = sort.Search(len(s.byTime), func(i int) bool { return !s.updated[s.byTime[i]].Before(after) })
+	}
+	hi := len(s.byTime)
+	if !before.IsZero() { // updated_before exclusive
+		hi = sort.Search(len(s.byTime), func(i int) bool { return !s.updated[s.byTime[i]].Before(before) })
+	}
+	ids := slices.Clone(s.byTime[lo:max(lo, hi)])
+	slices.Sort(ids)
+	slices.Reverse(ids) // newest first
+	from := min((page-1)*per, len(ids))
+	ids = ids[from:min(from+per, len(ids))]
+	var b strings.Builder
+	b.WriteString(`{"jobs": [`)
+	for i, id := range ids {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"id": %d, "state": "filled", "job_request_id": 9, "worker_id": 7, "adjusted_wage": "18.50", "updated_at": %q}`,
+			id, s.updated[id].Format("2006-01-02T15:04:05.000Z07:00"))
+	}
+	s.mu.RUnlock()
+	b.WriteString(`]}`)
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = io.WriteString(w, b.String())
+}
+
+// BenchmarkSync syncs 100,000 Jobs served at 50 ms per request from
+// scratch, then 1,000 of them changed over ten minutes since:
+//
+//	go test -run '^$' -bench BenchmarkSync -benchtime 1x .
+func BenchmarkSync(b *testing.B) {
+	const n, changes = 100000, 1000
+	s := newSyncServer(b, n, 50*time.Millisecond)
+	c, err := workforce.New(testAPIKey, testSecretKey, workforce.WithBaseURL(s.URL), workforce.WithRetry(0, 0, 0))
+	if err != nil {
+		b.Fatal(err)
+	}
+	run := func(b *testing.B, wm *time.Time, want int) {
+		got := map[int64]bool{}
+		for job, err := range c.Jobs.Sync(context.Background(), wm, nil) {
+			if err != nil {
+				b.Fatal(err)
+			}
+			got[job.ID] = true
+		}
+		if len(got) < want {
+			b.Fatalf("synced %d Jobs, want %d", len(got), want)
+		}
+	}
+	var wm time.Time
+	b.Run("full-100000", func(b *testing.B) {
+		for b.Loop() {
+			wm = time.Time{}
+			s.requests.Store(0)
+			run(b, &wm, n)
+		}
+		b.ReportMetric(float64(s.requests.Load()), "requests")
+	})
+	b.Run("changed-1000", func(b *testing.B) {
+		rng := rand.New(rand.NewPCG(3, 4))
+		for b.Loop() {
+			b.StopTimer()
+			ids := make([]int64, changes)
+			for i := range ids {
+				ids[i] = 1 + rng.Int64N(n)
+			}
+			s.advance(10*time.Minute, ids)
+			mark := wm
+			s.requests.Store(0)
+			b.StartTimer()
+			run(b, &mark, len(distinct(ids)))
+			wm = mark
+		}
+		b.ReportMetric(float64(s.requests.Load()), "requests")
+	})
+}
+
+func distinct(ids []int64) map[int64]bool {
+	out := map[int64]bool{}
+	for _, id := range ids {
+		out[id] = true
+	}
+	return out
+}
+
+// BenchmarkConcurrentGet runs 32 concurrent Jobs.Get on one Client over
+// loopback, beside plain net/http (ReadAll, json.Unmarshal into plain
+// structs, body drained and closed) with a pool of the same size:
+//
+//	go test -run '^$' -bench BenchmarkConcurrentGet .
+func BenchmarkConcurrentGet(b *testing.B) {
+	const callers = 32
+	body := []byte(`{"job": ` + fmt.Sprintf(benchJob, 42, 42, 42) + `}`)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/api_v2/authenticate" {
+			fmt.Fprintf(w, `{"token": "tok-1", "expires_at": %q}`, time.Now().Add(time.Hour).UTC().Format(time.RFC3339))
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(body)
+	}))
+	b.Cleanup(srv.Close)
+	parallel := func(b *testing.B, get func() error) {
+		var next atomic.Int64
+		var wg sync.WaitGroup
+		errs := make(chan error, callers)
+		b.ResetTimer()
+		for range callers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for next.Add(1) <= int64(b.N) {
+					if err := get(); err != nil {
+						errs <- err
+						return
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			b.Fatal(err)
+		}
+	}
+	b.Run("sdk", func(b *testing.B) {
+		c, err := workforce.New(testAPIKey, testSecretKey, workforce.WithBaseURL(srv.URL))
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportAllocs()
+		parallel(b, func() error {
+			_, _, err := c.Jobs.Get(context.Background(), 42)
+			return err
+		})
+	})
+	b.Run("net-http", func(b *testing.B) {
+		tr := http.DefaultTransport.(*http.Transport).Clone()
+		tr.MaxIdleConns, tr.MaxIdleConnsPerHost = 64, 64
+		hc := &http.Client{Transport: tr}
+		b.Cleanup(tr.CloseIdleConnections)
+		b.ReportAllocs()
+		parallel(b, func() error {
+			req, err := http.NewRequestWithContext(context.Background(), http.MethodGet, srv.URL+"/api_v2/jobs/42?token=tok-1", nil)
+			if err != nil {
+				return err
+			}
+			resp, err := hc.Do(req)
+			if err != nil {
+				return err
+			}
+			data, err := io.ReadAll(resp.Body)
+			_, _ = io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			if err != nil {
+				return err
+			}
+			var out struct {
+				Job plainJob `json:"job"`
+			}
+			return json.Unmarshal(data, &out)
+		})
+	})
+}
