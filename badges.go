@@ -88,6 +88,10 @@ func (s *BadgesService) Get(ctx context.Context, id int64) (*Badge, *Response, e
 
 // Create creates a Badge.
 //
+// When the error matches ErrOutcomeUnknown the Badge may exist: list
+// Badges with BadgeListOptions.Query set to its name before creating it
+// again.
+//
 // API: POST /badges
 func (s *BadgesService) Create(ctx context.Context, badge *BadgeParams) (*Badge, *Response, error) {
 	return create[*Badge](ctx, s.client, badges, badge)

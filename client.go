@@ -22,6 +22,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/httptrace"
 	"net/url"
 	"os"
 	"strings"
@@ -242,7 +243,7 @@ func New(apiKey, secretKey string, opts ...Option) (*Client, error) {
 	if next == nil {
 		next = newTransport()
 	}
-	hc.Transport = &auth.Transport{Base: next, Source: c.tokens, Scheme: base.Scheme, Host: base.Host}
+	hc.Transport = &auth.Transport{Base: writeTracer{next}, Source: c.tokens, Scheme: base.Scheme, Host: base.Host}
 
 	c.policy = &retry.Policy{Cap: s.maxWait, Second: s.retryAfterUnit, Now: time.Now}
 	c.http = &retryablehttp.Client{
@@ -391,6 +392,12 @@ func (c *Client) do(ctx context.Context, r request, out any) (*Response, error) 
 		return nil, errNilContext()
 	}
 	ctx = context.WithValue(ctx, lastStatusKey{}, new(atomic.Int64))
+	switch {
+	case r.public: // a token fetch made for a write is not that write
+		ctx = context.WithValue(ctx, outcomeKey{}, (*outcome)(nil))
+	case r.method != http.MethodGet:
+		ctx = context.WithValue(ctx, outcomeKey{}, new(outcome))
+	}
 	req, err := c.newRequest(ctx, r)
 	if err != nil {
 		return nil, err
@@ -474,6 +481,10 @@ type sendOnceKey struct{}
 // checkRetry is the retry policy, except that a request marked to be sent
 // once is never sent again.
 func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
+	if o, _ := ctx.Value(outcomeKey{}).(*outcome); o != nil && o.wrote.Swap(false) &&
+		(err != nil || resp.StatusCode == http.StatusBadGateway || resp.StatusCode == http.StatusGatewayTimeout) {
+		o.unknown.Store(true) // sent whole, and no answer said what the server did
+	}
 	again, err := c.policy.Check(ctx, resp, err)
 	if once, _ := ctx.Value(sendOnceKey{}).(bool); once {
 		return false, err
@@ -497,12 +508,18 @@ func (c *Client) send(req *retryablehttp.Request, out any, key string) (*Respons
 		return resp, c.redirectError(hr, method, path)
 	}
 	if hr.StatusCode < 200 || hr.StatusCode > 299 {
-		return resp, c.apiError(hr, method, path)
+		e := c.apiError(hr, method, path)
+		e.OutcomeUnknown = outcomeUnknown(ctx)
+		return resp, e
 	}
 	data, err := io.ReadAll(io.LimitReader(hr.Body, c.maxBody+1))
 	switch {
 	case err != nil:
-		return resp, c.transportError(ctx, method, path, err)
+		err = c.transportError(ctx, method, path, err)
+		if te, ok := err.(*TransportError); ok && isWrite(ctx) {
+			te.OutcomeUnknown = true // done, by its status, but what it made is lost
+		}
+		return resp, err
 	case int64(len(data)) > c.maxBody:
 		err = fmt.Errorf("the answer is larger than %d bytes", c.maxBody)
 	default:
@@ -573,6 +590,49 @@ func (c *Client) logSkew(left time.Duration) {
 	}
 }
 
+// An outcome follows, in the context of a write, whether an attempt reached
+// the server without an answer that says what the server did: the request
+// was written whole, then the connection failed, the context ended, or a
+// gateway answered 502 or 504.
+type outcome struct {
+	wrote   atomic.Bool // the current attempt's request was written whole
+	unknown atomic.Bool // an attempt was written and got no answer that tells
+}
+
+// outcomeKey holds a call's *outcome in its context.
+type outcomeKey struct{}
+
+// writeTracer marks the outcome of a write, when its request was written
+// whole; it sits below the token transport, so that a replay after a 401
+// counts too.
+type writeTracer struct{ next http.RoundTripper }
+
+func (t writeTracer) RoundTrip(req *http.Request) (*http.Response, error) {
+	if o, _ := req.Context().Value(outcomeKey{}).(*outcome); o != nil {
+		req = req.WithContext(httptrace.WithClientTrace(req.Context(), &httptrace.ClientTrace{
+			WroteRequest: func(info httptrace.WroteRequestInfo) {
+				if info.Err == nil {
+					o.wrote.Store(true)
+				}
+			},
+		}))
+	}
+	return t.next.RoundTrip(req)
+}
+
+// isWrite tells whether the call of ctx is a write, whose outcome is followed.
+func isWrite(ctx context.Context) bool {
+	o, _ := ctx.Value(outcomeKey{}).(*outcome)
+	return o != nil
+}
+
+// outcomeUnknown tells whether the call of ctx is a write that may have
+// been done without the caller being told.
+func outcomeUnknown(ctx context.Context) bool {
+	o, _ := ctx.Value(outcomeKey{}).(*outcome)
+	return o != nil && (o.unknown.Load() || o.wrote.Load())
+}
+
 // lastStatusKey holds, in a call's context, the status of the last answer
 // an attempt got, for the error of a call whose context ends meanwhile.
 type lastStatusKey struct{}
@@ -583,7 +643,7 @@ type lastStatusKey struct{}
 // *TransportError, its text cleared of secrets.
 func (c *Client) transportError(ctx context.Context, method, path string, err error) error {
 	if ctx.Err() != nil { // the caller's deadline or cancel: named with the call
-		e := &TransportError{Method: method, Path: path, Err: ctx.Err()}
+		e := &TransportError{Method: method, Path: path, Err: ctx.Err(), OutcomeUnknown: outcomeUnknown(ctx)}
 		if last, ok := ctx.Value(lastStatusKey{}).(*atomic.Int64); ok {
 			e.LastStatus = int(last.Load())
 		}
@@ -603,5 +663,5 @@ func (c *Client) transportError(ctx context.Context, method, path string, err er
 	if errors.As(err, &urlErr) {
 		err = urlErr.Err
 	}
-	return &TransportError{Method: method, Path: path, Err: c.redactor.Error(err)}
+	return &TransportError{Method: method, Path: path, Err: c.redactor.Error(err), OutcomeUnknown: outcomeUnknown(ctx)}
 }

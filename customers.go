@@ -134,6 +134,10 @@ func (s *CustomersService) Get(ctx context.Context, id int64) (*Customer, *Respo
 // Create creates a Customer. A name the company already uses, in any
 // case, answers ErrUnprocessable.
 //
+// When the error matches ErrOutcomeUnknown, Exists tells whether the
+// Customer was created; since names are unique, creating it again cannot
+// make two either.
+//
 // API: POST /customers
 func (s *CustomersService) Create(ctx context.Context, customer *CustomerParams) (*Customer, *Response, error) {
 	return create[*Customer](ctx, s.client, customers, customer)

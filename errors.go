@@ -33,6 +33,17 @@ var (
 	ErrServer = errors.New("workforce: server error")
 )
 
+// ErrOutcomeUnknown is matched by the error of a write (a create, an
+// update, an action) whose request reached the server whole but got no
+// answer that says what was done: the connection broke or the caller's
+// context ended while waiting, a gateway answered 502 or 504, or a 2xx
+// answer was cut short. The write may or may not have been done, so sending
+// it again could do it twice: look the record up first (each create says
+// how). An error that does not match it came before the request was sent
+// whole, or from an answer that says the server did nothing (a 4xx, 429 or
+// 503): then nothing was done.
+var ErrOutcomeUnknown = errors.New("workforce: the write may or may not have been done")
+
 // ErrInvalidArgument is matched by every *ArgumentError: a call refused
 // before anything was sent.
 var ErrInvalidArgument = errors.New("workforce: invalid argument")
@@ -64,6 +75,11 @@ type APIError struct {
 	RetryAfter time.Duration
 	// Body is the start of the response body (at most 4 KiB), secrets removed.
 	Body []byte
+	// OutcomeUnknown is true for a write that may have been done all the
+	// same: this answer is a 502 or 504 from a gateway, or an earlier
+	// attempt reached the server without an answer. It makes the error
+	// match ErrOutcomeUnknown.
+	OutcomeUnknown bool
 }
 
 // Error describes the error in one line, e.g.
@@ -79,6 +95,9 @@ func (e *APIError) Error() string {
 		if !strings.Contains(e.Message, text) { // servers often say it in the message already
 			b.WriteString("; " + text)
 		}
+	}
+	if e.OutcomeUnknown {
+		b.WriteString("; the write may or may not have been done")
 	}
 	if e.RequestID != "" {
 		b.WriteString(" (request " + e.RequestID + ")")
@@ -101,6 +120,8 @@ func (e *APIError) Is(target error) bool {
 		return e.StatusCode == http.StatusTooManyRequests
 	case ErrServer:
 		return e.StatusCode >= 500 && e.StatusCode <= 599
+	case ErrOutcomeUnknown:
+		return e.OutcomeUnknown
 	}
 	return false
 }
@@ -164,18 +185,35 @@ type TransportError struct {
 	// LastStatus is the HTTP status of the last answer before the
 	// context ended, such as 503 while waiting to retry; 0 when none came.
 	LastStatus int
+	// OutcomeUnknown is true for a write whose request reached the server
+	// whole with no answer that says what was done (see
+	// ErrOutcomeUnknown). It makes the error match ErrOutcomeUnknown. When
+	// false, the request was not sent whole: nothing was done.
+	OutcomeUnknown bool
 }
 
-// Error names the call, the error and the last status seen.
+// Error names the call, the error and the last status seen, and says when
+// the write may have been done.
 func (e *TransportError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "workforce: %s %s: %v", e.Method, e.Path, e.Err)
 	if e.LastStatus != 0 {
-		return fmt.Sprintf("workforce: %s %s: %v (last answer: %d %s)", e.Method, e.Path, e.Err, e.LastStatus, http.StatusText(e.LastStatus))
+		fmt.Fprintf(&b, " (last answer: %d %s)", e.LastStatus, http.StatusText(e.LastStatus))
 	}
-	return fmt.Sprintf("workforce: %s %s: %v", e.Method, e.Path, e.Err)
+	if e.OutcomeUnknown {
+		b.WriteString("; the write may or may not have been done")
+	}
+	return b.String()
 }
 
 // Unwrap returns the underlying network error.
 func (e *TransportError) Unwrap() error { return e.Err }
+
+// Is reports whether target is ErrOutcomeUnknown and the write may have
+// been done.
+func (e *TransportError) Is(target error) bool {
+	return target == ErrOutcomeUnknown && e.OutcomeUnknown
+}
 
 // A DecodeError is a 2xx answer whose body is not the JSON the call expects.
 type DecodeError struct {

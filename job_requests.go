@@ -405,6 +405,12 @@ func (s *JobRequestsService) Get(ctx context.Context, id int64) (*JobRequest, *R
 
 // Create posts a Job Request. Public Pool keys get ErrForbidden.
 //
+// When the error matches ErrOutcomeUnknown the Job Request may exist: list
+// the Customer's Job Requests changed since just before the call
+// (JobRequestListOptions.CompanyID and UpdatedAfter) and look for its
+// RequestName and StartTime before posting it again. An AgentCode of your
+// own makes it certain: list with that AgentCode.
+//
 // API: POST /job_requests
 func (s *JobRequestsService) Create(ctx context.Context, jobRequest *JobRequestParams) (*JobRequest, *Response, error) {
 	return create[*JobRequest](ctx, s.client, jobRequests, jobRequest)

@@ -247,13 +247,25 @@ func (s *JobsService) Get(ctx context.Context, id int64) (*Job, *Response, error
 // Create puts a Worker on a Job Request as a filled Job. Public Pool keys
 // get ErrForbidden.
 //
+// Create and Assign take the same parameters and answer the same filled
+// Job; the API documents both. Assign says that a Requestor placed a
+// Worker they chose, which is most integrations' case; Create records a
+// Job agreed elsewhere. A Job Request whose slots are all taken, or that
+// requires Badges the Worker lacks, answers ErrUnprocessable.
+//
+// When the error matches ErrOutcomeUnknown the Job may exist: list the Job
+// Request's Jobs (JobListOptions.JobRequestID) and look for the Worker's
+// before creating it again.
+//
 // API: POST /jobs
 func (s *JobsService) Create(ctx context.Context, job *JobCreate) (*Job, *Response, error) {
 	return s.create(ctx, "jobs", job)
 }
 
 // Assign assigns a Worker to a Job Request as a filled Job. Public Pool keys
-// get ErrForbidden.
+// get ErrForbidden. It is Create under the name the API gives a
+// Requestor's own choice of Worker; Create's notes, reconciling included,
+// hold for it.
 //
 // API: POST /jobs/assign
 func (s *JobsService) Assign(ctx context.Context, job *JobCreate) (*Job, *Response, error) {

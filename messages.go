@@ -131,6 +131,10 @@ func (s *MessagesService) Get(ctx context.Context, id int64) (*Message, *Respons
 // Create sends a Message about a Job. A sender or receiver who is not one
 // of the Job's two parties answers ErrUnprocessable.
 //
+// When the error matches ErrOutcomeUnknown the Message may have been sent:
+// list the Job's Messages from the sender (MessageListOptions.JobID and
+// SenderID) and compare the newest Body before sending it again.
+//
 // API: POST /messages
 func (s *MessagesService) Create(ctx context.Context, message *MessageCreate) (*Message, *Response, error) {
 	if err := message.check(); err != nil {

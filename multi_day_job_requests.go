@@ -85,6 +85,10 @@ func (s *MultiDayJobRequestsService) Get(ctx context.Context, id int64) (*MultiD
 // Create creates a Multi-day Job Request, to which Job Requests are then
 // posted as its days.
 //
+// When the error matches ErrOutcomeUnknown a series may have been created
+// that the API has no list to find: creating it again may leave an unused
+// one, which holds no days and so does no harm.
+//
 // API: POST /multi_day_job_requests
 func (s *MultiDayJobRequestsService) Create(ctx context.Context, series *MultiDayJobRequestParams) (*MultiDayJobRequest, *Response, error) {
 	return create[*MultiDayJobRequest](ctx, s.client, multiDayJobRequests, series)

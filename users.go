@@ -415,6 +415,9 @@ func (s *UsersService) Get(ctx context.Context, id int64) (*User, *Response, err
 
 // Create creates a User. Public Pool keys get ErrForbidden.
 //
+// When the error matches ErrOutcomeUnknown the User may exist: list Users
+// by its Email or ExternalID (UserListOptions) before creating it again.
+//
 // API: POST /users
 func (s *UsersService) Create(ctx context.Context, user *UserCreate) (*User, *Response, error) {
 	if user == nil {
@@ -430,6 +433,10 @@ func (s *UsersService) Create(ctx context.Context, user *UserCreate) (*User, *Re
 
 // Invite invites a Worker or an Employer by text message to join. Public
 // Pool keys get ErrForbidden.
+//
+// When the error matches ErrOutcomeUnknown the invitation may have gone
+// out: list Users by its ExternalID or Email before inviting again, or the
+// person may get two texts.
 //
 // API: POST /users/invite
 func (s *UsersService) Invite(ctx context.Context, invite *UserInvite) (*User, *Response, error) {

@@ -163,6 +163,6 @@
 //
 // POST /_fake/faults takes a Fault as a JSON object, with the delay in milliseconds and no
 // other fields: {"method": "GET", "path": "/api_v2/jobs", "times": 2, "status": 503,
-// "retry_after": "1", "body": "", "drop": false, "delay_ms": 0}. A recorded request's body is
-// answered as text.
+// "retry_after": "1", "body": "", "drop": false, "delay_ms": 0, "drop_after": false,
+// "truncate": false}. A recorded request's body is answered as text.
 package workforcetest

@@ -3,6 +3,8 @@ package workforcetest
 import (
 	"encoding/json"
 	"net/http"
+	"net/http/httptest"
+	"strconv"
 	"sync"
 	"time"
 )
@@ -25,6 +27,12 @@ type Fault struct {
 	Body string `json:"body"`
 	// Drop closes the connection without answering (after Delay); Status is then ignored.
 	Drop bool `json:"drop"`
+	// DropAfter lets the request be served (a create creates, a cancel cancels) and then closes
+	// the connection without answering: the server acted, and the client cannot know it.
+	DropAfter bool `json:"drop_after"`
+	// Truncate lets the request be served and sends its answer's status and headers but only
+	// the first half of its body, then closes the connection.
+	Truncate bool `json:"truncate"`
 	// Delay waits this long (real time) before answering; the server's read and write timeouts
 	// do not apply to a delayed request. When the request's context ends during the wait (the
 	// client gave up, or the server is closing), the connection is closed without an answer.
@@ -63,11 +71,15 @@ func (q *faultQueue) take(r *http.Request) (Fault, bool) {
 }
 
 // play plays the fault due for r, if any, and tells whether it answered the request (or
-// deliberately did not), so that the normal handler must not run.
-func (q *faultQueue) play(w http.ResponseWriter, r *http.Request) bool {
+// deliberately did not), so that the normal handler must not run. A fault that acts on the
+// answer (DropAfter, Truncate) is answered instead, for playAfter once the handler ran.
+func (q *faultQueue) play(w http.ResponseWriter, r *http.Request) (after *Fault, done bool) {
 	f, ok := q.take(r)
 	if !ok {
-		return false
+		return nil, false
+	}
+	if f.DropAfter || f.Truncate {
+		return &f, false
 	}
 	if f.Delay > 0 {
 		// Lift the server's timeouts: a read deadline passing would end the request's context.
@@ -78,7 +90,7 @@ func (q *faultQueue) play(w http.ResponseWriter, r *http.Request) bool {
 		select {
 		case <-r.Context().Done(): // the client left, or the server is closing: no answer at all
 			drop(w)
-			return true
+			return nil, true
 		case <-timer.C:
 		}
 	}
@@ -88,9 +100,25 @@ func (q *faultQueue) play(w http.ResponseWriter, r *http.Request) bool {
 	case f.Status != 0:
 		writeFault(w, f)
 	default:
-		return false
+		return nil, false
 	}
-	return true
+	return nil, true
+}
+
+// playAfter answers with f once the handler ran and answered status and body: no answer at
+// all (DropAfter), or the status and half the body under the whole body's Content-Length
+// (Truncate).
+func playAfter(w http.ResponseWriter, f *Fault, status int, body []byte) {
+	if f.DropAfter {
+		drop(w)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(status)
+	_, _ = w.Write(body[:len(body)/2])
+	_ = http.NewResponseController(w).Flush()
+	drop(w)
 }
 
 // drop closes the connection under w without answering.
@@ -119,4 +147,15 @@ func writeFault(w http.ResponseWriter, f Fault) {
 	w.Header().Set("Content-Type", contentType)
 	w.WriteHeader(f.Status)
 	_, _ = w.Write([]byte(f.Body))
+}
+
+// answerOf renders the answer a handler gave, as writeJSON or writeError writes it.
+func answerOf(v any, err error) (int, []byte) {
+	rec := httptest.NewRecorder()
+	if err != nil {
+		writeError(rec, err)
+	} else {
+		writeJSON(rec, http.StatusOK, v)
+	}
+	return rec.Code, rec.Body.Bytes()
 }

@@ -190,13 +190,20 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		b, err = parseBody(r.Header.Get("Content-Type"), raw)
 	}
+	var after *Fault
 	if !strings.HasPrefix(r.URL.Path, controlPrefix) {
 		s.log.add(record(r, raw, b, s.clock.now(), s.secrets))
-		if s.faults.play(w, r) {
+		var done bool
+		if after, done = s.faults.play(w, r); done {
 			return
 		}
 	}
 	v, err := s.dispatch(w, r, b, err)
+	if after != nil {
+		status, body := answerOf(v, err)
+		playAfter(w, after, status, body)
+		return
+	}
 	if err != nil {
 		writeError(w, err)
 		return

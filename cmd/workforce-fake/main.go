@@ -74,7 +74,9 @@ Control API: no token, JSON answers, errors {"error": "..."} with 404 or 422, ne
                                                       posted Job Requests with an open slot whose start
                                                       time it reaches become unfilled
   POST   /_fake/faults                                inject a fault -> {}; JSON body: {"method", "path",
-                                                      "times", "status", "retry_after", "body", "drop", "delay_ms"}
+                                                      "times", "status", "retry_after", "body", "drop", "delay_ms",
+                                                      "drop_after", "truncate"}; drop_after and truncate let
+                                                      the server act, then drop or cut its answer
   GET    /_fake/requests                              the requests received -> {"requests": [...]}
   DELETE /_fake/requests                              forget them -> {}
   GET    /_fake/seed                                  the ids of the seeded records

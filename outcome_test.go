@@ -1,0 +1,170 @@
+package workforce_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/workforce-marketplace/workforce-go"
+	"github.com/workforce-marketplace/workforce-go/workforcetest"
+)
+
+// jobsOf answers the Jobs of worker on jobRequest, as the reconciliation
+// of a create whose outcome is unknown looks them up.
+func jobsOf(t *testing.T, c *workforce.Client, jobRequest, worker int64) []*workforce.Job {
+	t.Helper()
+	var out []*workforce.Job
+	for job, err := range c.Jobs.All(context.Background(), &workforce.JobListOptions{JobRequestID: jobRequest}) {
+		require.NoError(t, err)
+		if job.WorkerID == worker {
+			out = append(out, job)
+		}
+	}
+	return out
+}
+
+// requestsTo counts the requests the fake saw for method and path.
+func requestsTo(srv *workforcetest.Server, method, path string) int {
+	n := 0
+	for _, r := range srv.Requests() {
+		if r.Method == method && r.Path == path {
+			n++
+		}
+	}
+	return n
+}
+
+// Each fault on its own, against a create: what the caller is told, how
+// many requests the fake saw, and whether the Job exists.
+func TestCreateOutcomeUnderEachFault(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		fault   workforcetest.Fault
+		unknown bool // the error matches ErrOutcomeUnknown
+		created bool // the fake holds the Job afterwards
+		sent    int  // POST /api_v2/jobs requests the fake saw
+	}{
+		{"dropped after the server acted", workforcetest.Fault{DropAfter: true}, true, true, 1},
+		{"answer cut short", workforcetest.Fault{Truncate: true}, true, true, 1},
+		{"dropped before the server acted", workforcetest.Fault{Drop: true}, true, false, 1},
+		{"gateway timeout", workforcetest.Fault{Status: http.StatusGatewayTimeout}, true, false, 1},
+		{"bad gateway", workforcetest.Fault{Status: http.StatusBadGateway}, true, false, 1},
+		{"service unavailable", workforcetest.Fault{Status: http.StatusServiceUnavailable}, false, false, 1},
+		{"rate limited, then served", workforcetest.Fault{Status: http.StatusTooManyRequests, RetryAfter: "1"}, false, true, 2},
+		{"internal error", workforcetest.Fault{Status: http.StatusInternalServerError}, false, false, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			srv, c := fake(t)
+			seed := srv.Seed()
+			tt.fault.Method, tt.fault.Path = http.MethodPost, "/api_v2/jobs"
+			srv.InjectFault(tt.fault)
+			job, _, err := c.Jobs.Create(context.Background(), &workforce.JobCreate{WorkerID: seed.WorkerIDs[1], JobRequestID: seed.JobRequest1099ID})
+			assert.Equal(t, tt.sent, requestsTo(srv, http.MethodPost, "/api_v2/jobs"))
+			assert.Equal(t, tt.unknown, errors.Is(err, workforce.ErrOutcomeUnknown), "%v", err)
+			if tt.unknown {
+				assert.Contains(t, err.Error(), "may or may not have been done")
+			}
+			if err == nil {
+				assert.True(t, tt.created)
+				assert.Equal(t, seed.WorkerIDs[1], job.WorkerID)
+			}
+			assert.Len(t, jobsOf(t, c, seed.JobRequest1099ID, seed.WorkerIDs[1]), map[bool]int{true: 1}[tt.created])
+		})
+	}
+}
+
+func TestUpdateOutcomeUnknownWhenAnEarlierAttemptActed(t *testing.T) {
+	t.Parallel()
+	srv, c := fake(t)
+	seed := srv.Seed()
+	ctx := context.Background()
+	job, _, err := c.Jobs.Create(ctx, &workforce.JobCreate{WorkerID: seed.WorkerIDs[1], JobRequestID: seed.JobRequest1099ID})
+	require.NoError(t, err)
+	path := fmt.Sprintf("/api_v2/jobs/%d", job.ID)
+	srv.InjectFault(workforcetest.Fault{Method: http.MethodPatch, Path: path, DropAfter: true})
+
+	_, _, err = c.Jobs.Cancel(ctx, job.ID, workforce.CancelDecidedToCancel)
+	assert.Equal(t, 2, requestsTo(srv, http.MethodPatch, path), "an update is sent again")
+	assert.ErrorIs(t, err, workforce.ErrUnprocessable, "the second attempt finds it cancelled already")
+	assert.ErrorIs(t, err, workforce.ErrOutcomeUnknown, "the first attempt may have cancelled it")
+	state, _ := srv.JobState(job.ID)
+	assert.Equal(t, "cancelled", state)
+}
+
+func TestOutcomeKnownWhenNothingWasSent(t *testing.T) {
+	t.Parallel()
+	srv := workforcetest.NewServer(t)
+	c, err := srv.Client(workforce.WithRetry(0, 0, 0))
+	require.NoError(t, err)
+	_, _, err = c.Info.Get(context.Background()) // connect once
+	require.NoError(t, err)
+	srv.Close()
+	_, _, err = c.Jobs.Create(context.Background(), &workforce.JobCreate{WorkerID: 1, JobRequestID: 2})
+	var te *workforce.TransportError
+	require.ErrorAs(t, err, &te)
+	assert.False(t, te.OutcomeUnknown, "the connection was refused: nothing was sent: %v", err)
+	assert.NotErrorIs(t, err, workforce.ErrOutcomeUnknown)
+
+	_, _, err = c.Jobs.Get(context.Background(), 1)
+	assert.NotErrorIs(t, err, workforce.ErrOutcomeUnknown, "a read has no outcome to be unsure of")
+}
+
+func TestOutcomeUnknownWhenTheDeadlinePassesWhileWaiting(t *testing.T) {
+	t.Parallel()
+	srv, c := fake(t)
+	seed := srv.Seed()
+	srv.InjectFault(workforcetest.Fault{Method: http.MethodPost, Path: "/api_v2/jobs", Delay: 2 * time.Second})
+	_, _, err := c.Info.Get(context.Background()) // fetch nothing but a connection first
+	require.NoError(t, err)
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	_, _, err = c.Jobs.Create(ctx, &workforce.JobCreate{WorkerID: seed.WorkerIDs[1], JobRequestID: seed.JobRequest1099ID})
+	assert.ErrorIs(t, err, context.DeadlineExceeded)
+	assert.ErrorIs(t, err, workforce.ErrOutcomeUnknown)
+	assert.Contains(t, err.Error(), "POST /api_v2/jobs")
+}
+
+// The reconciliation the documentation of Jobs.Create shows: when the
+// outcome is unknown, look the Job up by its Job Request and Worker before
+// creating it again.
+func TestReconcileACreateWhoseOutcomeIsUnknown(t *testing.T) {
+	t.Parallel()
+	srv, c := fake(t)
+	seed := srv.Seed()
+	ctx := context.Background()
+	srv.InjectFault(workforcetest.Fault{Method: http.MethodPost, Path: "/api_v2/jobs", DropAfter: true})
+
+	job, err := createJobOnce(ctx, c, &workforce.JobCreate{WorkerID: seed.WorkerIDs[2], JobRequestID: seed.JobRequest1099ID})
+	require.NoError(t, err)
+	assert.Equal(t, seed.WorkerIDs[2], job.WorkerID)
+	assert.Len(t, jobsOf(t, c, seed.JobRequest1099ID, seed.WorkerIDs[2]), 1, "one Job, not two")
+}
+
+// createJobOnce creates a Job, and when the outcome of the create is
+// unknown, finds it instead of creating a second one.
+func createJobOnce(ctx context.Context, c *workforce.Client, create *workforce.JobCreate) (*workforce.Job, error) {
+	job, _, err := c.Jobs.Create(ctx, create)
+	if !errors.Is(err, workforce.ErrOutcomeUnknown) {
+		return job, err
+	}
+	opts := &workforce.JobListOptions{JobRequestID: create.JobRequestID}
+	for job, err := range c.Jobs.All(ctx, opts) {
+		if err != nil {
+			return nil, err
+		}
+		if job.WorkerID == create.WorkerID && job.State != workforce.JobCancelled {
+			return job, nil // it was created
+		}
+	}
+	job, _, err = c.Jobs.Create(ctx, create) // it was not: create it now
+	return job, err
+}
