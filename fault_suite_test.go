@@ -1,0 +1,412 @@
+package workforce_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"net/http"
+	"os"
+	"regexp"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
+
+	"github.com/workforce-marketplace/workforce-go"
+	"github.com/workforce-marketplace/workforce-go/workforcetest"
+)
+
+// The fault suite runs many operations from many goroutines through one
+// Client against the fake while the fake injects faults at random, then
+// reconciles the fake's state with what every caller was told. It is short
+// by default; set WORKFORCE_FAULT_OPS (and WORKFORCE_FAULT_SEED to replay a
+// run) for a long one:
+//
+//	WORKFORCE_FAULT_OPS=20000 go test -run TestFaultSuite -v .
+func TestFaultSuite(t *testing.T) {
+	ops, seed := 600, rand.Uint64()
+	if v := os.Getenv("WORKFORCE_FAULT_OPS"); v != "" {
+		n, err := strconv.Atoi(v)
+		require.NoError(t, err)
+		ops = n
+	}
+	if v := os.Getenv("WORKFORCE_FAULT_SEED"); v != "" {
+		n, err := strconv.ParseUint(v, 10, 64)
+		require.NoError(t, err)
+		seed = n
+	}
+	t.Logf("fault suite: %d operations, seed %d (WORKFORCE_FAULT_SEED=%d replays the same faults)", ops, seed, seed)
+	before := runtime.NumGoroutine()
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+
+	r := newFaultRun(t, seed, ops/2/400+1)
+	r.run(ops, 16)
+	r.reconcile()
+	r.srv.Close()
+	r.report(before)
+}
+
+// faultRun is one run of the suite: the fake, the client, and what the
+// callers were told.
+type faultRun struct {
+	t       *testing.T
+	srv     *workforcetest.Server
+	c       *workforce.Client
+	logs    *lockedBuffer
+	rng     *rand.Rand
+	rngMu   sync.Mutex
+	workers []int64
+	jrs     []int64
+
+	mu       sync.Mutex
+	opCount  map[string]int
+	faults   map[string]int
+	outcomes map[string]int     // create outcomes: acknowledged, failed, unknown
+	created  map[[2]int64]int64 // (job request, worker) → the Job the caller was told of
+	failed   map[[2]int64]bool  // creates that failed with a known outcome
+	unknown  map[[2]int64]bool  // creates whose outcome is unknown
+	jobs     []int64            // Jobs known to exist, for reads and cancels
+	errs     map[string]int     // errors by kind
+	texts    []string           // every error text, checked for secrets
+	panics   int
+	cancels  map[int64]workforce.JobState
+	creates  int // creates started, each of its own (Job Request, Worker) pair
+}
+
+// lockedBuffer is a log sink safe for concurrent writes.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+func newFaultRun(t *testing.T, seed uint64, jobRequests int) *faultRun {
+	r := &faultRun{t: t, rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), logs: &lockedBuffer{},
+		opCount: map[string]int{}, faults: map[string]int{}, outcomes: map[string]int{},
+		created: map[[2]int64]int64{}, failed: map[[2]int64]bool{}, unknown: map[[2]int64]bool{},
+		errs: map[string]int{}, cancels: map[int64]workforce.JobState{}}
+	r.srv = workforcetest.NewServer(t)
+	logger := slog.New(slog.NewTextHandler(r.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	c, err := r.srv.Client(workforce.WithLogger(logger), workforce.WithRetry(3, time.Millisecond, 20*time.Millisecond))
+	require.NoError(t, err)
+	r.c = c
+
+	// Job Requests far in the future with room for every Worker, and Workers.
+	ctx := context.Background()
+	seedIDs := r.srv.Seed()
+	start := r.srv.Now().AddDate(5, 0, 0) // past every expiry the run moves the clock by
+	for i := range jobRequests {
+		jr, _, err := c.JobRequests.Create(ctx, &workforce.JobRequestParams{
+			RequestName: fmt.Sprintf("Fault suite %d", i), Zip: "90015", City: "Los Angeles", Address: "1 Main St",
+			Slots: 1000, Description: "Anything.", Category: "General", State: workforce.JobRequestPosted,
+			StartTime: workforce.WallClockOf(start), Duration: 60, Wage: workforce.NewDecimal(20), EmployerID: seedIDs.EmployerID,
+		})
+		require.NoError(t, err)
+		r.jrs = append(r.jrs, jr.ID)
+	}
+	for i := range 400 {
+		u, _, err := c.Users.Create(ctx, &workforce.UserCreate{Type: workforce.UserWorker, FirstName: "Fault",
+			LastName: fmt.Sprintf("W%d", i), Phone: fmt.Sprintf("+1555%07d", i)})
+		require.NoError(t, err)
+		r.workers = append(r.workers, u.ID)
+	}
+	return r
+}
+
+func (r *faultRun) intn(n int) int {
+	r.rngMu.Lock()
+	defer r.rngMu.Unlock()
+	return r.rng.IntN(n)
+}
+
+// inject schedules one fault at random, on a path the operations use.
+func (r *faultRun) inject() {
+	r.mu.Lock()
+	var job int64
+	if len(r.jobs) > 0 {
+		job = r.jobs[r.intn(len(r.jobs))]
+	}
+	r.mu.Unlock()
+	paths := []struct{ method, path string }{
+		{http.MethodPost, "/api_v2/jobs"}, {http.MethodPost, "/api_v2/jobs"}, {http.MethodGet, "/api_v2/jobs"},
+	}
+	if job != 0 {
+		p := fmt.Sprintf("/api_v2/jobs/%d", job)
+		paths = append(paths, struct{ method, path string }{http.MethodGet, p}, struct{ method, path string }{http.MethodPatch, p})
+	}
+	at := paths[r.intn(len(paths))]
+	f := workforcetest.Fault{Method: at.method, Path: at.path}
+	var kind string
+	switch r.intn(12) {
+	case 0:
+		kind, f.Status = "429 with Retry-After", 429
+		f.RetryAfter = "1" // a millisecond with the fake's client
+	case 1:
+		kind, f.Status = "429 without Retry-After", 429
+	case 2:
+		kind, f.Status = "500", 500
+	case 3:
+		kind, f.Status = "502", 502
+	case 4:
+		kind, f.Status = "503", 503
+	case 5:
+		kind, f.Status = "504", 504
+	case 6:
+		kind, f.Drop = "dropped before acting", true
+	case 7:
+		kind, f.DropAfter = "dropped after acting", true
+	case 8:
+		kind, f.Truncate = "body cut short", true
+	case 9:
+		kind, f.Delay = "slower than the deadline", 2*time.Second
+	case 10:
+		kind, f.Status = "401", 401
+	case 11:
+		kind = "token expired"
+		r.srv.Advance(25 * time.Hour)
+	}
+	if kind != "token expired" {
+		r.srv.InjectFault(f)
+	}
+	r.mu.Lock()
+	r.faults[kind]++
+	r.mu.Unlock()
+}
+
+// run performs ops operations from callers goroutines, injecting a fault
+// before about one in three.
+func (r *faultRun) run(ops, callers int) {
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for range callers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				r.op(i)
+			}
+		}()
+	}
+	for i := range ops {
+		if r.intn(3) == 0 {
+			r.inject()
+		}
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+}
+
+// op performs operation i, chosen at random, and records what it was told.
+func (r *faultRun) op(i int) {
+	defer func() {
+		if p := recover(); p != nil {
+			r.mu.Lock()
+			r.panics++
+			r.mu.Unlock()
+		}
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+	defer cancel()
+	var kind string
+	var err error
+	switch n := r.intn(10); {
+	case n < 5: // a create of a pair no one created before
+		kind = "create"
+		r.mu.Lock()
+		k := r.creates
+		r.creates++
+		r.mu.Unlock()
+		if k >= len(r.jrs)*len(r.workers) {
+			return
+		}
+		pair := [2]int64{r.jrs[k%len(r.jrs)], r.workers[k/len(r.jrs)]}
+		var job *workforce.Job
+		job, _, err = r.c.Jobs.Create(ctx, &workforce.JobCreate{JobRequestID: pair[0], WorkerID: pair[1]})
+		r.mu.Lock()
+		switch {
+		case err == nil:
+			r.outcomes["acknowledged"]++
+			r.created[pair] = job.ID
+			r.jobs = append(r.jobs, job.ID)
+		case errors.Is(err, workforce.ErrOutcomeUnknown):
+			r.outcomes["unknown"]++
+			r.unknown[pair] = true
+		default:
+			r.outcomes["failed"]++
+			r.failed[pair] = true
+		}
+		r.mu.Unlock()
+	case n < 7:
+		kind = "get"
+		if id := r.someJob(); id != 0 {
+			_, _, err = r.c.Jobs.Get(ctx, id)
+		}
+	case n < 9:
+		kind = "list"
+		_, _, err = r.c.Jobs.List(ctx, &workforce.JobListOptions{JobRequestID: r.jrs[r.intn(len(r.jrs))],
+			ListOptions: workforce.ListOptions{Per: 50}})
+	default:
+		kind = "cancel"
+		if id := r.someJob(); id != 0 {
+			var job *workforce.Job
+			job, _, err = r.c.Jobs.Cancel(ctx, id, workforce.CancelDecidedToCancel)
+			if err == nil {
+				r.mu.Lock()
+				r.cancels[id] = job.State
+				r.mu.Unlock()
+			}
+		}
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.opCount[kind]++
+	if err != nil {
+		r.errs[errorKind(err)]++
+		r.texts = append(r.texts, err.Error(), fmt.Sprintf("%+v", err), fmt.Sprintf("%#v", err))
+	}
+}
+
+func (r *faultRun) someJob() int64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.jobs) == 0 {
+		return 0
+	}
+	return r.jobs[r.intn(len(r.jobs))]
+}
+
+// errorKind names what an error matches.
+func errorKind(err error) string {
+	var names []string
+	for _, k := range []struct {
+		name string
+		err  error
+	}{
+		{"outcome unknown", workforce.ErrOutcomeUnknown}, {"deadline", context.DeadlineExceeded},
+		{"401", workforce.ErrUnauthorized}, {"404", workforce.ErrNotFound}, {"422", workforce.ErrUnprocessable},
+		{"429", workforce.ErrRateLimited}, {"5xx", workforce.ErrServer},
+	} {
+		if errors.Is(err, k.err) {
+			names = append(names, k.name)
+		}
+	}
+	var te *workforce.TransportError
+	var de *workforce.DecodeError
+	switch {
+	case len(names) > 0:
+	case errors.As(err, &te):
+		names = append(names, "transport")
+	case errors.As(err, &de):
+		names = append(names, "decode")
+	default:
+		names = append(names, "other")
+	}
+	return strings.Join(names, "+")
+}
+
+// tokenLike matches a token of the fake in a text.
+var tokenLike = regexp.MustCompile(`\b[0-9a-f]{48}\b`)
+
+// reconcile holds the fake's state against what the callers were told.
+func (r *faultRun) reconcile() {
+	t := r.t
+	clean, err := r.srv.Client()
+	require.NoError(t, err)
+	ctx := context.Background()
+	found := map[[2]int64][]int64{}
+	for _, jr := range r.jrs {
+		for job, err := range clean.Jobs.All(ctx, &workforce.JobListOptions{JobRequestID: jr}) {
+			require.NoError(t, err)
+			found[[2]int64{jr, job.WorkerID}] = append(found[[2]int64{jr, job.WorkerID}], job.ID)
+		}
+	}
+	duplicates, missing, phantom, unknownDone := 0, 0, 0, 0
+	for pair, ids := range found {
+		if len(ids) > 1 {
+			duplicates++
+		}
+		if !r.unknown[pair] && r.created[pair] == 0 {
+			phantom++ // created, but its caller was told nothing was done
+		}
+		if r.unknown[pair] {
+			unknownDone++
+		}
+	}
+	for pair, id := range r.created {
+		if ids := found[pair]; len(ids) != 1 || ids[0] != id {
+			missing++
+		}
+	}
+	for id, state := range r.cancels {
+		got, _ := r.srv.JobState(id)
+		assert.Equal(t, string(state), got, "job %d: the caller was told it was cancelled", id)
+	}
+	leaks := 0
+	keys := []string{r.srv.Private.APIKey, r.srv.Private.SecretKey}
+	for _, text := range append(r.texts, r.logs.String()) {
+		for _, k := range keys {
+			if strings.Contains(text, k) {
+				leaks++
+			}
+		}
+		leaks += len(tokenLike.FindAllString(text, -1))
+	}
+	r.outcomes["unknown, then found done"] = unknownDone
+	r.outcomes["duplicated"] = duplicates
+	r.outcomes["acknowledged but missing"] = missing
+	r.outcomes["done but reported failed"] = phantom
+	r.outcomes["secrets in errors or logs"] = leaks
+	r.outcomes["panics"] = r.panics
+	assert.Zero(t, duplicates, "duplicated creates")
+	assert.Zero(t, missing, "acknowledged creates missing")
+	assert.Zero(t, phantom, "creates done while their caller was told they failed")
+	assert.Zero(t, leaks, "secrets in errors or logs")
+	assert.Zero(t, r.panics, "panics")
+	assert.Positive(t, r.outcomes["acknowledged"])
+}
+
+// report logs the figures of the run.
+func (r *faultRun) report(before int) {
+	section := func(title string, m map[string]int) {
+		keys := make([]string, 0, len(m))
+		total := 0
+		for k, v := range m {
+			keys = append(keys, k)
+			total += v
+		}
+		sort.Strings(keys)
+		var b strings.Builder
+		fmt.Fprintf(&b, "%s:", title)
+		for _, k := range keys {
+			fmt.Fprintf(&b, "\n  %-28s %6d", k, m[k])
+		}
+		r.t.Log(b.String())
+	}
+	section("operations", r.opCount)
+	section("faults injected", r.faults)
+	section("create outcomes and checks", r.outcomes)
+	section("errors the callers got, by what they match", r.errs)
+	r.t.Logf("goroutines: %d before the run; none left after it (goleak)", before)
+}
