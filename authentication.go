@@ -40,6 +40,9 @@ type credentials struct {
 //
 // API: POST /authenticate
 func (s *AuthenticationService) Authenticate(ctx context.Context) (*Token, *Response, error) {
+	if err := s.client.ready(); err != nil {
+		return nil, nil, err
+	}
 	if !s.client.tokens.CanRenew() {
 		return nil, nil, &ArgumentError{Name: "keys", Reason: "are required to authenticate; the client holds only a token"}
 	}

@@ -50,6 +50,17 @@ const (
 	EnvTestBaseURL = "WORKFORCE_TEST_BASE_URL"
 )
 
+// errZeroClient is the error of every call on a Client not made by New.
+var errZeroClient = fmt.Errorf("%w: the Client was not made by workforce.New", ErrConfig)
+
+// ready answers errZeroClient for a nil or zero Client.
+func (c *Client) ready() error {
+	if c == nil || c.http == nil {
+		return errZeroClient
+	}
+	return nil
+}
+
 // ErrConfig is matched by every error New returns for a configuration it
 // cannot work with.
 var ErrConfig = errors.New("workforce: invalid configuration")
@@ -74,27 +85,27 @@ type Client struct {
 	window    int   // the most pages an iterator keeps in flight
 
 	// Authentication obtains tokens from the API keys.
-	Authentication *AuthenticationService
+	Authentication AuthenticationService
 	// Info reads the API's status.
-	Info *InfoService
+	Info InfoService
 	// Jobs reads, creates and changes Jobs.
-	Jobs *JobsService
+	Jobs JobsService
 	// JobRequests reads, posts, changes and cancels Job Requests.
-	JobRequests *JobRequestsService
+	JobRequests JobRequestsService
 	// MultiDayJobRequests creates and changes the series that group the
 	// Job Requests of several days.
-	MultiDayJobRequests *MultiDayJobRequestsService
+	MultiDayJobRequests MultiDayJobRequestsService
 	// Badges reads, creates, changes and deletes Badges.
-	Badges *BadgesService
+	Badges BadgesService
 	// Customers reads, creates and changes Customers, and imports
 	// timesheets.
-	Customers *CustomersService
+	Customers CustomersService
 	// Users reads, creates, invites and changes Workers and Employers.
-	Users *UsersService
+	Users UsersService
 	// Messages reads and sends Messages about Jobs.
-	Messages *MessagesService
+	Messages MessagesService
 	// Search finds Users, Customers, Job Requests and Badges by name.
-	Search *SearchService
+	Search SearchService
 }
 
 type service struct{ client *Client }
@@ -258,16 +269,16 @@ func New(apiKey, secretKey string, opts ...Option) (*Client, error) {
 		ResponseLogHook: c.logAnswer,
 	}
 
-	c.Authentication = &AuthenticationService{client: c}
-	c.Info = &InfoService{client: c}
-	c.Jobs = &JobsService{client: c}
-	c.JobRequests = &JobRequestsService{client: c}
-	c.MultiDayJobRequests = &MultiDayJobRequestsService{client: c}
-	c.Badges = &BadgesService{client: c}
-	c.Customers = &CustomersService{client: c}
-	c.Users = &UsersService{client: c}
-	c.Messages = &MessagesService{client: c}
-	c.Search = &SearchService{client: c}
+	c.Authentication = AuthenticationService{client: c}
+	c.Info = InfoService{client: c}
+	c.Jobs = JobsService{client: c}
+	c.JobRequests = JobRequestsService{client: c}
+	c.MultiDayJobRequests = MultiDayJobRequestsService{client: c}
+	c.Badges = BadgesService{client: c}
+	c.Customers = CustomersService{client: c}
+	c.Users = UsersService{client: c}
+	c.Messages = MessagesService{client: c}
+	c.Search = SearchService{client: c}
 	return c, nil
 }
 
@@ -388,6 +399,9 @@ func call[T any](ctx context.Context, c *Client, r request) (T, *Response, error
 // retrying client, maps errors, decodes the answer into out and logs the
 // outcome.
 func (c *Client) do(ctx context.Context, r request, out any) (*Response, error) {
+	if err := c.ready(); err != nil {
+		return nil, err
+	}
 	if ctx == nil {
 		return nil, errNilContext()
 	}

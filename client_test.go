@@ -247,7 +247,7 @@ func TestClientPrintsNoSecret(t *testing.T) {
 
 	var printed []string
 	for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%q", "%x", "%d"} {
-		for _, v := range []any{c, *c, c.Jobs, *c.Jobs, c.Authentication, *c.Authentication, c.Info, *c.Info} {
+		for _, v := range []any{c, *c, c.Jobs, &c.Jobs, c.Authentication, &c.Authentication, c.Info, &c.Info} {
 			printed = append(printed, fmt.Sprintf(verb, v))
 		}
 	}

@@ -107,6 +107,10 @@ type lister[T listed] func(ctx context.Context, page ListOptions) ([]T, *Respons
 func all[T listed](ctx context.Context, c *Client, start ListOptions, list lister[T]) iter.Seq2[T, error] {
 	return func(yield func(T, error) bool) {
 		var zero T
+		if err := c.ready(); err != nil {
+			yield(zero, err)
+			return
+		}
 		if ctx == nil {
 			yield(zero, errNilContext())
 			return

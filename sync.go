@@ -78,7 +78,10 @@ func syncAll[T synced](ctx context.Context, c *Client, watermark *time.Time, opt
 		if opts != nil {
 			o = *opts
 		}
-		switch {
+		switch err := c.ready(); {
+		case err != nil:
+			yield(zero, err)
+			return
 		case ctx == nil:
 			yield(zero, errNilContext())
 			return
