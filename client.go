@@ -517,7 +517,7 @@ func (c *Client) send(req *retryablehttp.Request, out any, key string) (*Respons
 		return nil, c.transportError(ctx, method, path, err)
 	}
 	defer hr.Body.Close()
-	resp := newResponse(hr)
+	resp := newResponse(hr, c.requestID(hr.Header))
 	if hr.StatusCode >= 300 && hr.StatusCode <= 399 {
 		return resp, c.redirectError(hr, method, path)
 	}

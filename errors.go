@@ -160,7 +160,7 @@ func (e *RedirectError) Is(target error) bool { return target == ErrRedirect }
 
 // redirectError describes a 3xx answer, naming the host of its Location.
 func (c *Client) redirectError(hr *http.Response, method, path string) *RedirectError {
-	e := &RedirectError{StatusCode: hr.StatusCode, Method: method, Path: path, RequestID: requestID(hr.Header)}
+	e := &RedirectError{StatusCode: hr.StatusCode, Method: method, Path: path, RequestID: c.requestID(hr.Header)}
 	if loc, err := url.Parse(hr.Header.Get("Location")); err == nil && hr.Header.Get("Location") != "" {
 		if hr.Request != nil && hr.Request.URL != nil {
 			loc = hr.Request.URL.ResolveReference(loc)
@@ -256,7 +256,7 @@ func checkID(name string, id int64) error {
 
 // apiError reads a non-2xx answer into an *APIError.
 func (c *Client) apiError(hr *http.Response, method, path string) *APIError {
-	e := &APIError{StatusCode: hr.StatusCode, Method: method, Path: path, RequestID: requestID(hr.Header)}
+	e := &APIError{StatusCode: hr.StatusCode, Method: method, Path: path, RequestID: c.requestID(hr.Header)}
 	if wait, ok := c.policy.RetryAfter(hr); ok {
 		e.RetryAfter = wait
 	}
@@ -353,8 +353,14 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-// requestID returns the request ID a response carries, if any.
-func requestID(h http.Header) string {
+// requestID returns the request ID a response carries, if any, with any secret a server echoed
+// in it redacted.
+func (c *Client) requestID(h http.Header) string {
+	return c.redactor.String(rawRequestID(h))
+}
+
+// rawRequestID reads the request ID header as the server sent it.
+func rawRequestID(h http.Header) string {
 	for _, name := range []string{"X-Request-Id", "Request-Id", "X-Correlation-Id"} {
 		if v := h.Get(name); v != "" {
 			return v

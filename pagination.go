@@ -50,7 +50,7 @@ type Response struct {
 // newResponse wraps hr. Its Request is replaced by a copy that cannot give
 // back what was sent: no body, no GetBody (a POST /authenticate body holds
 // the keys) and no token in its URL.
-func newResponse(hr *http.Response) *Response {
+func newResponse(hr *http.Response, requestID string) *Response {
 	if req := hr.Request; req != nil {
 		clean := req.WithContext(req.Context())
 		clean.Body, clean.GetBody = http.NoBody, nil
@@ -63,7 +63,7 @@ func newResponse(hr *http.Response) *Response {
 		}
 		hr.Request = clean
 	}
-	return &Response{Response: hr, RequestID: requestID(hr.Header)}
+	return &Response{Response: hr, RequestID: requestID}
 }
 
 // setNextPage fills in NextPage for a page of n records fetched with o.

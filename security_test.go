@@ -268,3 +268,42 @@ func TestMalformedValueIsNotAnArgumentError(t *testing.T) {
 	require.ErrorAs(t, err, &decodeErr)
 	assert.NotErrorIs(t, err, workforce.ErrInvalidArgument)
 }
+
+// A server that echoes secrets in its request ID header: the ID the SDK
+// hands back, in errors and responses alike, has them redacted.
+func TestRequestIDsHideSecrets(t *testing.T) {
+	t.Parallel()
+	for _, status := range []int{200, 307, 404} {
+		t.Run(fmt.Sprint(status), func(t *testing.T) {
+			t.Parallel()
+			api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.URL.Path == "/api_v2/authenticate" {
+					fmt.Fprintf(w, `{"token": %q, "expires_at": "2099-01-01T00:00:00Z"}`, testToken)
+					return
+				}
+				w.Header().Set("X-Request-Id", "rid-"+testToken+"-"+testSecretKey)
+				if status == 307 {
+					w.Header().Set("Location", "https://elsewhere.example/")
+				}
+				w.WriteHeader(status)
+				fmt.Fprint(w, `{"job": {"id": 1}}`)
+			}))
+			defer api.Close()
+			c, err := workforce.New(testAPIKey, testSecretKey, workforce.WithBaseURL(api.URL))
+			require.NoError(t, err)
+			_, resp, err := c.Jobs.Get(context.Background(), 1)
+			var printed []string
+			for _, verb := range []string{"%v", "%+v", "%#v"} {
+				printed = append(printed, fmt.Sprintf(verb, err), fmt.Sprintf(verb, resp))
+			}
+			if resp != nil {
+				printed = append(printed, resp.RequestID)
+				assert.Contains(t, resp.RequestID, "rid-")
+			}
+			for _, s := range printed {
+				assert.NotContains(t, s, testToken)
+				assert.NotContains(t, s, testSecretKey)
+			}
+		})
+	}
+}

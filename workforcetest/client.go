@@ -27,3 +27,22 @@ func (s *Server) newClient(keys KeyPair, opts []workforce.Option) (*workforce.Cl
 		workforce.WithRetryAfterUnit(time.Millisecond)}, opts...)
 	return workforce.New(keys.APIKey, keys.SecretKey, all...)
 }
+
+// Ready is the first line cmd/workforce-fake writes to standard output, as JSON: where the fake
+// listens, its two key pairs and the ids of its seeded records. A test in Go decodes the line into
+// it; tests in other languages read the same JSON names.
+type Ready struct {
+	// BaseURL is the root the API is served under, e.g. "http://127.0.0.1:43123"; the API is
+	// at BaseURL + "/api_v2".
+	BaseURL string `json:"base_url"`
+	// Private and Public are the Private Pool and Public Pool key pairs.
+	Private KeyPair `json:"private"`
+	Public  KeyPair `json:"public"`
+	// Seed holds the ids of the seeded records.
+	Seed Seed `json:"seed"`
+}
+
+// Ready answers the line cmd/workforce-fake announces s with.
+func (s *Server) Ready() Ready {
+	return Ready{BaseURL: s.URL, Private: s.Private, Public: s.Public, Seed: s.Seed()}
+}

@@ -55,14 +55,22 @@ type config struct {
 	// fault lifts them for its request.
 	readTimeout, writeTimeout time.Duration
 	receivers                 []string // webhook receivers
+	remote                    bool     // listen on any address, not only a loopback one
 }
 
 // Option configures Start and NewServer.
 type Option func(*config)
 
 // WithAddr sets the listen address, "127.0.0.1:0" (a free port) by default. The host must be a
-// loopback address or "localhost"; Start refuses any other.
+// loopback address or "localhost"; Start refuses any other, unless WithRemoteAccess is given.
 func WithAddr(addr string) Option { return func(c *config) { c.addr = addr } }
+
+// WithRemoteAccess lets WithAddr name an address that is not a loopback one, such as
+// "0.0.0.0:8080" for a fake run in a container whose port is published to the host's loopback
+// (docker run -p 127.0.0.1:8080:8080). Whoever reaches the address can read the keys' records and
+// drive the control API, which needs no token: give it only on a network you trust. The SDK still
+// talks plain http to loopback hosts only.
+func WithRemoteAccess() Option { return func(c *config) { c.remote = true } }
 
 // WithClock sets the initial time of the fake clock. By default it is the current time in UTC,
 // truncated to the second.
@@ -101,7 +109,7 @@ func Start(opts ...Option) (*Server, error) {
 			opt(&cfg)
 		}
 	}
-	if err := checkLoopback(cfg.addr); err != nil {
+	if err := checkLoopback(cfg.addr); err != nil && !cfg.remote {
 		return nil, err
 	}
 	for _, r := range cfg.receivers {

@@ -4,17 +4,18 @@
 //
 // Usage:
 //
-//	workforce-fake [-addr 127.0.0.1:0] [-webhook-url URL]...
+//	workforce-fake [-addr 127.0.0.1:0] [-allow-remote] [-webhook-url URL]...
 //
-// The first line it writes to standard output is one JSON object with the base URL, both key
-// pairs and the ids of the seeded records:
+// The first line it writes to standard output is one JSON object (workforcetest.Ready) with the
+// base URL, both key pairs and the ids of the seeded records:
 //
 //	{"base_url": "http://127.0.0.1:43123", "private": {"api_key": "pk_test_…", "secret_key": "sk_test_…"},
 //	 "public": {"api_key": "…", "secret_key": "…"}, "seed": {"customer_id": 11, …}}
 //
 // It then serves until SIGINT or SIGTERM and exits 0. Its clock follows the wall clock. Errors
 // go to standard error with exit status 1; a listen address that is not a loopback address is
-// refused.
+// refused unless -allow-remote is given (for a container whose port is published to the host's
+// loopback).
 //
 // Tests drive it through the control API under /_fake/ (no token; see package workforcetest, or
 // run workforce-fake -h): Job and Job Request moves outside the API, Badges granted to Workers, the clock, injected faults, the request log
@@ -45,16 +46,8 @@ func main() {
 	}
 }
 
-// ready is the first line written to stdout.
-type ready struct {
-	BaseURL string                `json:"base_url"`
-	Private workforcetest.KeyPair `json:"private"`
-	Public  workforcetest.KeyPair `json:"public"`
-	Seed    workforcetest.Seed    `json:"seed"`
-}
-
 // usage is the -h text, before the flags.
-const usage = `Usage: workforce-fake [-addr 127.0.0.1:0] [-webhook-url URL]...
+const usage = `Usage: workforce-fake [-addr 127.0.0.1:0] [-allow-remote] [-webhook-url URL]...
 
 Serves the in-memory fake of Workforce Marketplace API v2 under <base_url>/api_v2. The first line
 on standard output is JSON: {"base_url", "private", "public", "seed"}.
@@ -100,7 +93,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		fmt.Fprint(stderr, usage)
 		flags.PrintDefaults()
 	}
-	addr := flags.String("addr", "127.0.0.1:0", "listen `address`; the host must be a loopback address")
+	addr := flags.String("addr", "127.0.0.1:0", "listen `address`; the host must be a loopback address unless -allow-remote")
+	remote := flags.Bool("allow-remote", false, "allow an -addr that is not loopback, such as 0.0.0.0:8080 in a container;\nanyone who reaches it can drive the fake, keys included")
 	var receivers []string
 	flags.Func("webhook-url", "deliver webhooks to `URL` (http or https on a loopback host); may be repeated", func(u string) error {
 		receivers = append(receivers, u)
@@ -116,6 +110,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("unexpected arguments: %q", flags.Args())
 	}
 	opts := []workforcetest.Option{workforcetest.WithAddr(*addr), workforcetest.WithTickingClock()}
+	if *remote {
+		opts = append(opts, workforcetest.WithRemoteAccess())
+	}
 	for _, u := range receivers {
 		opts = append(opts, workforcetest.WithWebhookReceiver(u))
 	}
@@ -124,8 +121,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer srv.Close()
-	line := ready{BaseURL: srv.URL, Private: srv.Private, Public: srv.Public, Seed: srv.Seed()}
-	if err := json.NewEncoder(stdout).Encode(line); err != nil {
+	if err := json.NewEncoder(stdout).Encode(srv.Ready()); err != nil {
 		return fmt.Errorf("writing the ready line: %w", err)
 	}
 	<-ctx.Done()

@@ -19,6 +19,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/workforce-marketplace/workforce-go/webhook"
+	"github.com/workforce-marketplace/workforce-go/workforcetest"
 )
 
 func TestRunServesUntilCancelled(t *testing.T) {
@@ -166,4 +167,26 @@ func TestWebhooksFromTheBinary(t *testing.T) {
 	defer mu.Unlock()
 	assert.Equal(t, n+1, len(got), "one retry: %v", got)
 	assert.Equal(t, "job filled 200", got[len(got)-1], "the refused delivery came again")
+}
+
+func TestRunAllowsRemoteWhenAsked(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	out, write := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		err := run(ctx, []string{"-addr", "0.0.0.0:0", "-allow-remote"}, write, io.Discard)
+		_ = write.Close()
+		done <- err
+	}()
+	line, err := bufio.NewReader(out).ReadBytes('\n')
+	require.NoError(t, err)
+	var ready workforcetest.Ready // the exported type of the ready line
+	require.NoError(t, json.Unmarshal(line, &ready), string(line))
+	assert.True(t, strings.HasPrefix(ready.BaseURL, "http://0.0.0.0:") || strings.HasPrefix(ready.BaseURL, "http://[::]:"), ready.BaseURL)
+	assert.True(t, strings.HasPrefix(ready.Private.APIKey, "pk_test_"))
+	assert.NotEmpty(t, ready.Seed.WorkerIDs)
+	cancel()
+	require.NoError(t, <-done)
 }
