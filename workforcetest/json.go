@@ -100,9 +100,17 @@ func invalid(field, msg string) error {
 	return fe.err()
 }
 
-// writeJSON answers status with v encoded as JSON.
+// rawJSON is an answer already encoded as JSON, which writeJSON writes as it is.
+type rawJSON []byte
+
+// writeJSON answers status with v encoded as JSON (a rawJSON as it is).
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	data, err := json.Marshal(v)
+	data, err := []byte(nil), error(nil)
+	if raw, ok := v.(rawJSON); ok {
+		data = raw
+	} else {
+		data, err = json.Marshal(v)
+	}
 	if err != nil {
 		status = http.StatusInternalServerError
 		data = []byte(`{"error":"internal error: cannot encode the response"}`)

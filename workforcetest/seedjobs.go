@@ -83,7 +83,7 @@ func (st *store) seedJobs(n int) (first, last int64) {
 				st.seedMove(j, stateApproved, at(8))
 			}
 		}
-		j.id = st.jobs.insert(j)
+		st.addJob(j)
 		if first == 0 {
 			first = j.id
 		}
