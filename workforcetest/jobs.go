@@ -77,13 +77,19 @@ func (s *Server) listJobs(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	buf := make([]byte, 0, 64+len(out)*2048)
-	buf = append(buf, `{"jobs":[`...)
+	bodies := make([][]byte, len(out))
+	size := len(`{"jobs":[]}`) + len(out)
 	for i, e := range out {
+		bodies[i] = e.body()
+		size += len(bodies[i])
+	}
+	buf := s.buffers.get(size)
+	buf = append(buf, `{"jobs":[`...)
+	for i, b := range bodies {
 		if i > 0 {
 			buf = append(buf, ',')
 		}
-		buf = append(buf, e.body()...)
+		buf = append(buf, b...)
 	}
 	return rawJSON(append(buf, "]}"...)), nil
 }

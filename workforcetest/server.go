@@ -31,6 +31,7 @@ type Server struct {
 	seed      Seed
 	faults    faultQueue
 	log       requestLog
+	buffers   bufferPool // the buffers of rawJSON answers
 	hooks     *hooks
 	routes    []route
 	http      *http.Server
@@ -202,6 +203,9 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, v)
+	if raw, ok := v.(rawJSON); ok {
+		s.buffers.put(raw)
+	}
 }
 
 // dispatch finds the route, checks the token and runs the handler. bodyErr is the error of
