@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -31,7 +32,8 @@ type Server struct {
 	seed      Seed
 	faults    faultQueue
 	log       requestLog
-	buffers   bufferPool // the buffers of rawJSON answers
+	buffers   bufferPool   // the buffers of rawJSON answers
+	latency   atomic.Int64 // what every API request waits, a time.Duration
 	hooks     *hooks
 	routes    []route
 	http      *http.Server
@@ -56,6 +58,7 @@ type config struct {
 	// fault lifts them for its request.
 	readTimeout, writeTimeout time.Duration
 	receivers                 []string // webhook receivers
+	latency                   time.Duration
 }
 
 // Option configures Start and NewServer.
@@ -120,6 +123,7 @@ func Start(opts ...Option) (*Server, error) {
 		Public:  KeyPair{APIKey: "pk_test_" + randomHex(16), SecretKey: "sk_test_" + randomHex(16)},
 		clock:   newClock(cfg.start, cfg.ticking),
 	}
+	s.SetLatency(cfg.latency)
 	s.keys = map[pool]KeyPair{poolPrivate: s.Private, poolPublic: s.Public}
 	s.st = newStore(s.clock)
 	s.seed = s.st.seed()
@@ -193,7 +197,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if !strings.HasPrefix(r.URL.Path, controlPrefix) {
 		s.log.add(record(r, raw, b, s.clock.now(), s.secrets))
-		if s.faults.play(w, r) {
+		if !s.wait(w, r) || s.faults.play(w, r) {
 			return
 		}
 	}

@@ -4,7 +4,7 @@
 //
 // Usage:
 //
-//	workforce-fake [-addr 127.0.0.1:0] [-webhook-url URL]...
+//	workforce-fake [-addr 127.0.0.1:0] [-latency 0s] [-jobs 0] [-webhook-url URL]...
 //
 // The first line it writes to standard output is one JSON object with the base URL, both key
 // pairs and the ids of the seeded records:
@@ -54,7 +54,7 @@ type ready struct {
 }
 
 // usage is the -h text, before the flags.
-const usage = `Usage: workforce-fake [-addr 127.0.0.1:0] [-webhook-url URL]...
+const usage = `Usage: workforce-fake [-addr 127.0.0.1:0] [-latency 0s] [-jobs 0] [-webhook-url URL]...
 
 Serves the in-memory fake of Workforce Marketplace API v2 under <base_url>/api_v2. The first line
 on standard output is JSON: {"base_url", "private", "public", "seed"}.
@@ -75,6 +75,8 @@ Control API: no token, JSON answers, errors {"error": "..."} with 404 or 422, ne
                                                       time it reaches become unfilled
   POST   /_fake/faults                                inject a fault -> {}; JSON body: {"method", "path",
                                                       "times", "status", "retry_after", "body", "drop", "delay_ms"}
+  GET    /_fake/latency                               the wait before every API answer -> {"latency_ms": N}
+  POST   /_fake/latency?ms=N                          set it (0: none) -> {"latency_ms": N}
   GET    /_fake/requests                              the requests received -> {"requests": [...]}
   DELETE /_fake/requests                              forget them -> {}
   GET    /_fake/seed                                  the ids of the seeded records
@@ -99,6 +101,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		flags.PrintDefaults()
 	}
 	addr := flags.String("addr", "127.0.0.1:0", "listen `address`; the host must be a loopback address")
+	latency := flags.Duration("latency", 0, "wait `duration` (e.g. 50ms) before answering every API request")
+	jobs := flags.Int("jobs", 0, "add `n` Jobs to the seeded records, spread over the last 90 days (for load tests)")
 	var receivers []string
 	flags.Func("webhook-url", "deliver webhooks to `URL` (http or https on a loopback host); may be repeated", func(u string) error {
 		receivers = append(receivers, u)
@@ -113,7 +117,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if flags.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments: %q", flags.Args())
 	}
-	opts := []workforcetest.Option{workforcetest.WithAddr(*addr), workforcetest.WithTickingClock()}
+	if *latency < 0 || *jobs < 0 {
+		return errors.New("-latency and -jobs must not be negative")
+	}
+	opts := []workforcetest.Option{workforcetest.WithAddr(*addr), workforcetest.WithTickingClock(),
+		workforcetest.WithLatency(*latency)}
 	for _, u := range receivers {
 		opts = append(opts, workforcetest.WithWebhookReceiver(u))
 	}
@@ -122,6 +130,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer srv.Close()
+	srv.SeedJobs(*jobs)
 	line := ready{BaseURL: srv.URL, Private: srv.Private, Public: srv.Public, Seed: srv.Seed()}
 	if err := json.NewEncoder(stdout).Encode(line); err != nil {
 		return fmt.Errorf("writing the ready line: %w", err)
