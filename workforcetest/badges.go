@@ -69,7 +69,7 @@ func (s *Server) deleteBadge(c *call) (any, error) {
 				return nil, invalid("badge", "is required by job request "+itoa(jr.id))
 			}
 		}
-		delete(s.st.badges.rows, b.id)
+		s.st.badges.remove(b.id)
 		for _, u := range s.st.users.rows {
 			u.badges = slices.DeleteFunc(u.badges, func(h userBadge) bool { return h.badgeID == b.id })
 		}

@@ -25,6 +25,8 @@ func (s *Server) controlRoutes() []route {
 		{http.MethodGet, "/_fake/clock", true, s.controlNow},
 		{http.MethodPost, "/_fake/clock/advance", true, s.controlAdvance},
 		{http.MethodPost, "/_fake/faults", true, s.controlFault},
+		{http.MethodGet, "/_fake/latency", true, s.controlLatency},
+		{http.MethodPost, "/_fake/latency", true, s.controlLatency},
 		{http.MethodGet, "/_fake/requests", true, s.controlRequests},
 		{http.MethodDelete, "/_fake/requests", true, func(*call) (any, error) { s.ResetRequests(); return struct{}{}, nil }},
 		{http.MethodGet, "/_fake/seed", true, func(*call) (any, error) { return s.Seed(), nil }},

@@ -3,13 +3,16 @@ package workforcetest
 import (
 	"encoding/json"
 	"slices"
-	"sort"
 )
 
-// table stores the records of one kind under increasing ids.
+// table stores the records of one kind under increasing ids. Besides the map by id it keeps
+// the records in id order (ids only increase, so an insert appends), so that a list walks from
+// the newest and stops once its page is full instead of sorting the whole table.
 type table[T any] struct {
-	rows map[int64]*T
-	last int64 // the last id given
+	rows  map[int64]*T
+	order []*T    // the records, oldest (lowest id) first
+	ids   []int64 // their ids, in the same order
+	last  int64   // the last id given
 }
 
 // newTable makes an empty table whose first id is first.
@@ -21,23 +24,27 @@ func newTable[T any](first int64) table[T] {
 func (t *table[T]) insert(v *T) int64 {
 	t.last++
 	t.rows[t.last] = v
+	t.order = append(t.order, v)
+	t.ids = append(t.ids, t.last)
 	return t.last
 }
 
-// desc answers the records newest first (id descending), the order of every list.
-func (t *table[T]) desc() []*T { return sortedDesc(t.rows) }
+// remove forgets the record with id, if any.
+func (t *table[T]) remove(id int64) {
+	if _, ok := t.rows[id]; !ok {
+		return
+	}
+	delete(t.rows, id)
+	if i, ok := slices.BinarySearch(t.ids, id); ok {
+		t.ids = slices.Delete(t.ids, i, i+1)
+		t.order = slices.Delete(t.order, i, i+1)
+	}
+}
 
-// sortedDesc answers the values of m ordered by id descending.
-func sortedDesc[T any](m map[int64]*T) []*T {
-	ids := make([]int64, 0, len(m))
-	for id := range m {
-		ids = append(ids, id)
-	}
-	sort.Slice(ids, func(i, k int) bool { return ids[i] > ids[k] })
-	out := make([]*T, len(ids))
-	for i, id := range ids {
-		out[i] = m[id]
-	}
+// desc answers a copy of the records newest first (id descending), the order of every list.
+func (t *table[T]) desc() []*T {
+	out := slices.Clone(t.order)
+	slices.Reverse(out)
 	return out
 }
 
@@ -59,11 +66,22 @@ type change struct {
 // run is the one commit point of the fake: it takes st.mu, applies the Job Request cut-offs
 // that the clock has reached, runs fn, and releases the lock; then it hands the state changes
 // recorded meanwhile to st.committed, outside the lock (where webhooks will be sent from).
-// Every handler and outside move that reads or writes records goes through run.
-func (st *store) run(fn func() error) error {
+// Every handler and outside move that reads or writes records goes through run (or read).
+// It counts a new generation of the store, which invalidates the Jobs' cached JSON.
+func (st *store) run(fn func() error) error { return st.commit(fn, true) }
+
+// read is run for a handler that only reads records: it counts a new generation only when the
+// cut-offs changed something, so that the cached JSON of the Jobs stays valid.
+func (st *store) read(fn func() error) error { return st.commit(fn, false) }
+
+// commit is run and read: writes tells whether fn may change a record.
+func (st *store) commit(fn func() error, writes bool) error {
 	st.mu.Lock()
 	st.applyCutoffs()
 	err := fn()
+	if writes || len(st.changes) > 0 {
+		st.gen++
+	}
 	changes, hook := st.changes, st.committed
 	st.changes = nil
 	st.mu.Unlock()

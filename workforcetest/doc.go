@@ -13,9 +13,10 @@
 // Moves that happen outside the API, such as a Worker starting or completing a Job, a draft
 // Job Request being posted or a Worker earning a Badge, are methods of Server (Server.StartJob,
 // Server.Complete, Server.PostJobRequest, Server.GrantBadge, ..., and over HTTP the control API
-// below); scripted failures (a 503 with Retry-After, a
-// dropped connection, a slow answer) are injected with Server.InjectFault; and Server.Requests
-// reports what the fake received, with tokens, keys and passwords removed.
+// below); scripted failures (a 503 with Retry-After, a dropped connection, a slow answer) are
+// injected with Server.InjectFault; a latency on every request is set with WithLatency or
+// Server.SetLatency; Server.SeedJobs fills the store with many Jobs for load tests and syncs;
+// and Server.Requests reports what the fake received, with tokens, keys and passwords removed.
 //
 // A test uses it like this:
 //
@@ -153,6 +154,8 @@
 //	POST   /_fake/clock/advance?seconds=N               Advance        {"now": "…"} (N may be negative;
 //	                                                                   Job Requests reached become unfilled)
 //	POST   /_fake/faults                                InjectFault    {}
+//	GET    /_fake/latency                               Latency        {"latency_ms": 0}
+//	POST   /_fake/latency?ms=N                          SetLatency     {"latency_ms": N}
 //	GET    /_fake/requests                              Requests       {"requests": [{"method", "path", "query", "header", "body", "time"}]}
 //	DELETE /_fake/requests                              ResetRequests  {}
 //	GET    /_fake/seed                                  Seed           {"customer_id": 11, …}

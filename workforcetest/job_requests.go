@@ -136,7 +136,7 @@ func (s *Server) listJobRequests(c *call) (any, error) {
 	}
 	var out []jobRequestJSON
 	err := s.st.run(func() error {
-		out = listPage(s.st.jobRequests.desc(), pg, func(jr *jobRequest) bool {
+		out = listPage(s.st.jobRequests.order, pg, func(jr *jobRequest) bool {
 			return (c.pool != poolPublic || jr.createdBy == poolPublic) && f.match(jr)
 		}, s.st.renderJobRequest)
 		return nil

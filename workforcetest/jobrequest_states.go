@@ -2,7 +2,6 @@ package workforcetest
 
 import (
 	"net/http"
-	"slices"
 	"time"
 )
 
@@ -71,8 +70,8 @@ func holdsSlot(state string) bool {
 // filledSlots counts the Jobs of jr that hold a slot. The caller holds st.mu.
 func (st *store) filledSlots(jr *jobRequest) int {
 	n := 0
-	for _, j := range st.jobs.rows {
-		if j.jobRequestID == jr.id && holdsSlot(j.state) {
+	for _, j := range st.jobsOf[jr.id] {
+		if holdsSlot(j.state) {
 			n++
 		}
 	}
@@ -85,10 +84,7 @@ func (st *store) filledSlots(jr *jobRequest) int {
 // completed Job is approved. The caller holds st.mu.
 func (st *store) syncJobRequest(jr *jobRequest) {
 	filled, active, started, done, approved := 0, 0, 0, 0, 0
-	for _, j := range st.jobs.rows {
-		if j.jobRequestID != jr.id {
-			continue
-		}
+	for _, j := range st.jobsOf[jr.id] {
 		switch j.state {
 		case stateFilled:
 			filled++
@@ -138,16 +134,30 @@ func (st *store) syncJobRequest(jr *jobRequest) {
 // access, so the cut-off follows the clock without a timer. The caller holds st.mu.
 func (st *store) applyCutoffs() {
 	now := st.now()
-	for _, jr := range st.jobRequests.rows {
+	if st.cutoffGen == st.gen && !st.nextCutoff.IsZero() && now.Before(st.nextCutoff) {
+		return // nothing changed since the last scan, and the earliest start is still ahead
+	}
+	next := time.Time{}
+	for _, jr := range st.jobRequests.order {
 		switch jr.state {
 		case statePosted, stateUnassigned, stateFilled:
 		default:
 			continue
 		}
-		if !jr.startTime.IsZero() && !now.Before(jr.startTime) && st.filledSlots(jr) < jr.slots {
+		switch {
+		case jr.startTime.IsZero():
+		case now.Before(jr.startTime):
+			if next.IsZero() || jr.startTime.Before(next) {
+				next = jr.startTime
+			}
+		case st.filledSlots(jr) < jr.slots:
 			_ = st.moveJobRequest(jr, stateUnfilled, jr.startTime) // in the table
 		}
 	}
+	if next.IsZero() {
+		next = time.Unix(1<<62, 0) // no start ahead: only a commit can make one
+	}
+	st.cutoffGen, st.nextCutoff = st.gen, next
 }
 
 // cancelJobRequest cancels jr and then each of its open Jobs (pending, filled, in_progress,
@@ -156,12 +166,7 @@ func (st *store) cancelJobRequest(jr *jobRequest, reason string) error {
 	if err := st.moveJobRequest(jr, stateCancelled, st.now()); err != nil {
 		return err
 	}
-	jobs := st.jobs.desc()
-	slices.Reverse(jobs) // oldest first
-	for _, j := range jobs {
-		if j.jobRequestID != jr.id {
-			continue
-		}
+	for _, j := range st.jobsOf[jr.id] { // oldest first
 		switch j.state {
 		case statePending, stateFilled, stateInProgress, statePaused:
 			j.cancelledReason = reason

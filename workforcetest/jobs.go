@@ -1,6 +1,7 @@
 package workforcetest
 
 import (
+	"encoding/json"
 	"net/http"
 	"slices"
 	"strconv"
@@ -48,6 +49,9 @@ func (st *store) answerJob(find func() (*job, error)) (any, error) {
 }
 
 // listJobs serves GET /api_v2/jobs: the visible Jobs that pass the filters, newest first, one page.
+// Inside the lock it walks only as far as the page (the Jobs of one Job Request when
+// job_request_id is given) and takes each Job's cached JSON, or renders the Jobs whose cache is
+// stale; the JSON is written and the page assembled outside the lock.
 func (s *Server) listJobs(c *call) (any, error) {
 	fe := fieldErrors{}
 	pg := readPage(c.p, fe)
@@ -55,12 +59,92 @@ func (s *Server) listJobs(c *call) (any, error) {
 	if err := fe.err(); err != nil {
 		return nil, err
 	}
-	var out []jobJSON
-	err := s.st.run(func() error {
-		out = listPage(s.st.jobs.desc(), pg, func(j *job) bool { return s.st.visible(j, c.pool) && f.match(j) }, s.st.renderJob)
+	var out []jobEntry
+	st := s.st
+	err := st.read(func() error {
+		items := st.jobs.order
+		if f.jobRequestID != 0 {
+			items = st.jobsOf[f.jobRequestID]
+			f.jobRequestID = 0
+		}
+		var keep func(*job) bool
+		if c.pool == poolPublic || !f.all() {
+			keep = func(j *job) bool { return st.visible(j, c.pool) && f.match(j) }
+		}
+		out = listPage(items, pg, keep, st.jobEntry)
 		return nil
 	})
-	return map[string][]jobJSON{"jobs": out}, err
+	if err != nil {
+		return nil, err
+	}
+	bodies := make([][]byte, len(out))
+	size := len(`{"jobs":[]}`) + len(out)
+	for i, e := range out {
+		bodies[i] = e.body()
+		size += len(bodies[i])
+	}
+	buf := s.buffers.get(size)
+	buf = append(buf, `{"jobs":[`...)
+	for i, b := range bodies {
+		if i > 0 {
+			buf = append(buf, ',')
+		}
+		buf = append(buf, b...)
+	}
+	return rawJSON(append(buf, "]}"...)), nil
+}
+
+// renderedJob is a Job's JSON as written at one generation of the store, with the time_to_start
+// it held (which moves with the clock, not with the generation).
+type renderedJob struct {
+	gen         uint64
+	timeToStart *int64
+	json        []byte
+}
+
+// valid tells whether r is the JSON of its Job at generation gen with time_to_start tts.
+func (r *renderedJob) valid(gen uint64, tts *int64) bool {
+	return r != nil && r.gen == gen && (r.timeToStart == nil) == (tts == nil) &&
+		(tts == nil || *tts == *r.timeToStart)
+}
+
+// jobEntry is a Job of a page: its cached JSON, or its rendering to write and cache.
+type jobEntry struct {
+	cached   []byte
+	job      *job
+	rendered renderedJob
+	value    *jobJSON
+}
+
+// jobEntry answers j's entry of a page. The caller holds st.mu.
+func (st *store) jobEntry(j *job) jobEntry {
+	tts := st.timeToStart(j)
+	if r := j.rendered.Load(); r.valid(st.gen, tts) {
+		return jobEntry{cached: r.json}
+	}
+	v := st.renderJob(j)
+	return jobEntry{job: j, rendered: renderedJob{gen: st.gen, timeToStart: tts}, value: &v}
+}
+
+// body answers the entry's JSON, writing and caching it when it was rendered; it runs outside
+// st.mu.
+func (e jobEntry) body() []byte {
+	if e.value == nil {
+		return e.cached
+	}
+	data, err := json.Marshal(e.value)
+	if err != nil {
+		return []byte("null") // never: jobJSON holds no value json cannot write
+	}
+	e.rendered.json = data
+	e.job.rendered.Store(&e.rendered)
+	return data
+}
+
+// all tells whether f has no filter set.
+func (f jobFilter) all() bool {
+	return f.states == nil && f.jobRequestID == 0 && f.classification == "" && f.w2PayStatus == "" &&
+		f.updated == (timeRange{}) && f.w2HourlyRate == nil
 }
 
 // getJob serves GET /api_v2/jobs/:id. The Public Pool sees only Jobs of its own Job Requests.

@@ -3,6 +3,7 @@ package workforcetest
 import (
 	"math"
 	"net/http"
+	"sync/atomic"
 	"time"
 )
 
@@ -95,7 +96,8 @@ type job struct {
 	w2PaymentRef    string
 	w2PayStatus     string
 	cancelledReason string
-	transitions     []transition // oldest first
+	transitions     []transition                // oldest first
+	rendered        atomic.Pointer[renderedJob] // the JSON last written, read and written outside st.mu too
 }
 
 // where tells where a move is made: by the Worker on site (its transition carries coordinates:
@@ -208,8 +210,8 @@ func (st *store) createJob(jobRequestID, workerID int64, state, notes string, re
 		return nil, invalid("worker_id", "does not hold the badges job request "+itoa(jr.id)+" requires: "+missing)
 	}
 	var withdrawn *job
-	for _, j := range st.jobs.rows {
-		if j.jobRequestID != jobRequestID || j.workerID != workerID {
+	for _, j := range st.jobsOf[jobRequestID] {
+		if j.workerID != workerID {
 			continue
 		}
 		if !isClosed(j.state) {
@@ -234,7 +236,7 @@ func (st *store) createJob(jobRequestID, workerID int64, state, notes string, re
 	if err := st.move(j, state, offSite); err != nil {
 		return nil, err
 	}
-	j.id = st.jobs.insert(j)
+	st.addJob(j)
 	st.recordChange(changedJob, j.id, j.state)
 	st.syncJobRequest(jr)
 	return j, nil

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -100,9 +101,41 @@ func invalid(field, msg string) error {
 	return fe.err()
 }
 
-// writeJSON answers status with v encoded as JSON.
+// rawJSON is an answer already encoded as JSON, which writeJSON writes as it is. serveHTTP
+// hands its buffer back to Server.buffers once written.
+type rawJSON []byte
+
+// maxPooled is the largest buffer bufferPool keeps.
+const maxPooled = 1 << 20
+
+// bufferPool recycles the buffers that list answers are assembled in, so that a page of
+// cached JSON costs no allocation of its size.
+type bufferPool struct{ pool sync.Pool }
+
+// get answers an empty buffer of at least size bytes.
+func (p *bufferPool) get(size int) []byte {
+	if b, ok := p.pool.Get().(*[]byte); ok && cap(*b) >= size {
+		return (*b)[:0]
+	}
+	return make([]byte, 0, size)
+}
+
+// put takes back b, which nothing may use any more.
+func (p *bufferPool) put(b []byte) {
+	if cap(b) <= maxPooled {
+		b = b[:0]
+		p.pool.Put(&b)
+	}
+}
+
+// writeJSON answers status with v encoded as JSON (a rawJSON as it is).
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	data, err := json.Marshal(v)
+	data, err := []byte(nil), error(nil)
+	if raw, ok := v.(rawJSON); ok {
+		data = raw
+	} else {
+		data, err = json.Marshal(v)
+	}
 	if err != nil {
 		status = http.StatusInternalServerError
 		data = []byte(`{"error":"internal error: cannot encode the response"}`)

@@ -44,18 +44,6 @@ func readPage(p params, fe fieldErrors) page {
 	return pg
 }
 
-// pageOf answers the records of items, sorted already, that fall on pg; past the end, none.
-func pageOf[T any](items []T, pg page) []T {
-	if pg.number-1 > len(items)/pg.per { // also keeps the product below from overflowing
-		return nil
-	}
-	start := (pg.number - 1) * pg.per
-	if start >= len(items) {
-		return nil
-	}
-	return items[start:min(start+pg.per, len(items))]
-}
-
 // timeRange is the updated_after (inclusive) and updated_before (exclusive) filters; a zero bound
 // is open.
 type timeRange struct{ after, before time.Time }
@@ -98,18 +86,30 @@ func commaList(p params, name string) []string {
 	return out
 }
 
-// listPage answers one page of the items that keep accepts, each rendered by render; an empty
-// page is an empty array, never null.
+// listPage answers one page of items (oldest first, as a table keeps them) listed newest first:
+// the ones keep accepts (nil keeps all), each rendered by render. It walks from the newest and
+// stops once the page is full, so its cost grows with the page number, not with the table; with
+// a nil keep it goes straight to the page. An empty page is an empty array, never null.
 func listPage[T, J any](items []*T, pg page, keep func(*T) bool, render func(*T) J) []J {
-	var matched []*T
-	for _, item := range items {
-		if keep(item) {
-			matched = append(matched, item)
-		}
-	}
 	out := []J{}
-	for _, item := range pageOf(matched, pg) {
-		out = append(out, render(item))
+	if pg.number-1 > len(items)/pg.per { // past the end; also keeps the product below from overflowing
+		return out
+	}
+	skip := (pg.number - 1) * pg.per
+	if keep == nil {
+		for i := len(items) - 1 - skip; i >= 0 && len(out) < pg.per; i-- {
+			out = append(out, render(items[i]))
+		}
+		return out
+	}
+	for i := len(items) - 1; i >= 0 && len(out) < pg.per; i-- {
+		switch {
+		case !keep(items[i]):
+		case skip > 0:
+			skip--
+		default:
+			out = append(out, render(items[i]))
+		}
 	}
 	return out
 }

@@ -64,6 +64,20 @@ func (st *store) renderUser(u *user) *userJSON {
 	}
 }
 
+// timeToStart answers j's time_to_start: the minutes from now to its Job Request's start while
+// it is pending or filled, else nil (null). The caller holds st.mu.
+func (st *store) timeToStart(j *job) *int64 {
+	if j.state != statePending && j.state != stateFilled {
+		return nil
+	}
+	jr, ok := st.jobRequests.rows[j.jobRequestID]
+	if !ok {
+		return nil
+	}
+	minutes := int64(jr.startTime.Sub(st.now()) / time.Minute)
+	return &minutes
+}
+
 // transitionJSON is one state change of a Job as the API writes it.
 type transitionJSON struct {
 	ID        int64   `json:"id"`
@@ -119,11 +133,8 @@ func (st *store) renderJob(j *job) jobJSON {
 	}
 	if jr, ok := st.jobRequests.rows[j.jobRequestID]; ok {
 		out.Employer = st.renderUser(st.users.rows[jr.employerID])
-		if j.state == statePending || j.state == stateFilled {
-			minutes := int64(jr.startTime.Sub(st.now()) / time.Minute)
-			out.TimeToStart = &minutes
-		}
 	}
+	out.TimeToStart = st.timeToStart(j)
 	for i := len(j.transitions) - 1; i >= 0; i-- {
 		t := j.transitions[i]
 		out.Transitions = append(out.Transitions, transitionJSON{

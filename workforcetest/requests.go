@@ -36,20 +36,24 @@ type Request struct {
 	Time time.Time `json:"time"`
 }
 
-// requestLog is the requests received, oldest first.
+// requestLog is the requests received: a ring of at most maxRequests, so that adding one to a
+// full log costs the same as to an empty one.
 type requestLog struct {
 	mu       sync.Mutex
-	requests []Request
+	requests []Request // grows to maxRequests, then is overwritten from start on
+	start    int       // the index of the oldest request once the ring is full
 }
 
 // add appends req, forgetting the oldest beyond maxRequests.
 func (l *requestLog) add(req Request) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if len(l.requests) >= maxRequests {
-		l.requests = append(l.requests[:0], l.requests[1:]...)
+	if len(l.requests) < maxRequests {
+		l.requests = append(l.requests, req)
+		return
 	}
-	l.requests = append(l.requests, req)
+	l.requests[l.start] = req
+	l.start = (l.start + 1) % maxRequests
 }
 
 // Requests answers copies of the requests received, oldest first (the last 10,000 at most),
@@ -57,9 +61,10 @@ func (l *requestLog) add(req Request) {
 func (s *Server) Requests() []Request {
 	s.log.mu.Lock()
 	defer s.log.mu.Unlock()
-	out := make([]Request, len(s.log.requests))
-	for i, req := range s.log.requests {
-		out[i] = req.clone()
+	n := len(s.log.requests)
+	out := make([]Request, n)
+	for i := range out {
+		out[i] = s.log.requests[(s.log.start+i)%n].clone()
 	}
 	return out
 }
@@ -68,7 +73,7 @@ func (s *Server) Requests() []Request {
 func (s *Server) ResetRequests() {
 	s.log.mu.Lock()
 	defer s.log.mu.Unlock()
-	s.log.requests = nil
+	s.log.requests, s.log.start = nil, 0
 }
 
 // clone answers a deep copy of req.

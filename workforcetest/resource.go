@@ -49,7 +49,7 @@ func (r resource[T, J]) list(c *call) (any, error) {
 	keep := func(v *T) bool { return r.sees(v, c.pool) && filter(v) }
 	var out []J
 	err := r.st.run(func() error {
-		out = listPage(r.rows.desc(), pg, keep, r.render)
+		out = listPage(r.rows.order, pg, keep, r.render)
 		return nil
 	})
 	return map[string][]J{r.many: out}, err

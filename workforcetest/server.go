@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -31,6 +32,8 @@ type Server struct {
 	seed      Seed
 	faults    faultQueue
 	log       requestLog
+	buffers   bufferPool   // the buffers of rawJSON answers
+	latency   atomic.Int64 // what every API request waits, a time.Duration
 	hooks     *hooks
 	routes    []route
 	http      *http.Server
@@ -56,6 +59,7 @@ type config struct {
 	readTimeout, writeTimeout time.Duration
 	receivers                 []string // webhook receivers
 	remote                    bool     // listen on any address, not only a loopback one
+	latency                   time.Duration
 }
 
 // Option configures Start and NewServer.
@@ -127,6 +131,7 @@ func Start(opts ...Option) (*Server, error) {
 		Public:  KeyPair{APIKey: "pk_test_" + randomHex(16), SecretKey: "sk_test_" + randomHex(16)},
 		clock:   newClock(cfg.start, cfg.ticking),
 	}
+	s.SetLatency(cfg.latency)
 	s.keys = map[pool]KeyPair{poolPrivate: s.Private, poolPublic: s.Public}
 	s.st = newStore(s.clock)
 	s.seed = s.st.seed()
@@ -201,6 +206,9 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	var after *Fault
 	if !strings.HasPrefix(r.URL.Path, controlPrefix) {
 		s.log.add(record(r, raw, b, s.clock.now(), s.secrets))
+		if !s.wait(w, r) {
+			return
+		}
 		var done bool
 		if after, done = s.faults.play(w, r); done {
 			return
@@ -217,6 +225,9 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, v)
+	if raw, ok := v.(rawJSON); ok {
+		s.buffers.put(raw)
+	}
 }
 
 // dispatch finds the route, checks the token and runs the handler. bodyErr is the error of

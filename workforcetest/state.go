@@ -87,6 +87,7 @@ type store struct {
 	jobRequests    table[jobRequest]
 	multiDays      table[multiDay]
 	jobs           table[job]
+	jobsOf         map[int64][]*job // the Jobs of each Job Request, oldest first
 	messages       table[message]
 	tokens         map[string]authToken
 	lastTransition int64
@@ -94,6 +95,13 @@ type store struct {
 	changes        []change       // the state changes of the commit in progress
 	committed      func([]change) // called after each commit with its changes, outside the lock
 	bodies         bool           // record each change's body, for webhooks
+	// gen counts the commits that may have changed a record: a Job's cached JSON is valid only
+	// at the generation it was written at.
+	gen uint64
+	// cutoffGen and nextCutoff are the generation of the last full cut-off scan and the earliest
+	// start time it left pending: until a commit or that time, no cut-off can fall due.
+	cutoffGen  uint64
+	nextCutoff time.Time
 }
 
 // newStore makes an empty store on clk.
@@ -106,6 +114,7 @@ func newStore(clk *clock) *store {
 		jobRequests:    newTable[jobRequest](firstJobRequestID),
 		multiDays:      newTable[multiDay](firstMultiDayID),
 		jobs:           newTable[job](firstJobID),
+		jobsOf:         map[int64][]*job{},
 		messages:       newTable[message](firstMessageID),
 		tokens:         map[string]authToken{},
 		lastTransition: firstTransitionID - 1,
@@ -133,6 +142,13 @@ func (st *store) addCustomer(c customer) *customer {
 func (st *store) addUser(u user) *user {
 	u.id = st.users.insert(&u)
 	return &u
+}
+
+// addJob stores j under a new id, indexed by its Job Request, and answers the id.
+func (st *store) addJob(j *job) int64 {
+	j.id = st.jobs.insert(j)
+	st.jobsOf[j.jobRequestID] = append(st.jobsOf[j.jobRequestID], j)
+	return j.id
 }
 
 // addJobRequest stores jr under a new id and answers it.

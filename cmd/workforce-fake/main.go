@@ -4,7 +4,7 @@
 //
 // Usage:
 //
-//	workforce-fake [-addr 127.0.0.1:0] [-allow-remote] [-webhook-url URL]...
+//	workforce-fake [-addr 127.0.0.1:0] [-allow-remote] [-latency 0s] [-jobs 0] [-webhook-url URL]...
 //
 // The first line it writes to standard output is one JSON object (workforcetest.Ready) with the
 // base URL, both key pairs and the ids of the seeded records:
@@ -47,7 +47,7 @@ func main() {
 }
 
 // usage is the -h text, before the flags.
-const usage = `Usage: workforce-fake [-addr 127.0.0.1:0] [-allow-remote] [-webhook-url URL]...
+const usage = `Usage: workforce-fake [-addr 127.0.0.1:0] [-allow-remote] [-latency 0s] [-jobs 0] [-webhook-url URL]...
 
 Serves the in-memory fake of Workforce Marketplace API v2 under <base_url>/api_v2. The first line
 on standard output is JSON: {"base_url", "private", "public", "seed"}.
@@ -70,6 +70,8 @@ Control API: no token, JSON answers, errors {"error": "..."} with 404 or 422, ne
                                                       "times", "status", "retry_after", "body", "drop", "delay_ms",
                                                       "drop_after", "truncate"}; drop_after and truncate let
                                                       the server act, then drop or cut its answer
+  GET    /_fake/latency                               the wait before every API answer -> {"latency_ms": N}
+  POST   /_fake/latency?ms=N                          set it (0: none) -> {"latency_ms": N}
   GET    /_fake/requests                              the requests received -> {"requests": [...]}
   DELETE /_fake/requests                              forget them -> {}
   GET    /_fake/seed                                  the ids of the seeded records
@@ -95,6 +97,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	addr := flags.String("addr", "127.0.0.1:0", "listen `address`; the host must be a loopback address unless -allow-remote")
 	remote := flags.Bool("allow-remote", false, "allow an -addr that is not loopback, such as 0.0.0.0:8080 in a container;\nanyone who reaches it can drive the fake, keys included")
+	latency := flags.Duration("latency", 0, "wait `duration` (e.g. 50ms) before answering every API request")
+	jobs := flags.Int("jobs", 0, "add `n` Jobs to the seeded records, spread over the last 90 days (for load tests)")
 	var receivers []string
 	flags.Func("webhook-url", "deliver webhooks to `URL` (http or https on a loopback host); may be repeated", func(u string) error {
 		receivers = append(receivers, u)
@@ -109,7 +113,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if flags.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments: %q", flags.Args())
 	}
-	opts := []workforcetest.Option{workforcetest.WithAddr(*addr), workforcetest.WithTickingClock()}
+	if *latency < 0 || *jobs < 0 {
+		return errors.New("-latency and -jobs must not be negative")
+	}
+	opts := []workforcetest.Option{workforcetest.WithAddr(*addr), workforcetest.WithTickingClock(),
+		workforcetest.WithLatency(*latency)}
 	if *remote {
 		opts = append(opts, workforcetest.WithRemoteAccess())
 	}
@@ -121,6 +129,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer srv.Close()
+	srv.SeedJobs(*jobs)
 	if err := json.NewEncoder(stdout).Encode(srv.Ready()); err != nil {
 		return fmt.Errorf("writing the ready line: %w", err)
 	}

@@ -78,6 +78,9 @@ func TestRunRefuses(t *testing.T) {
 		"unknown flag":            {"-port", "1"},
 		"arguments":               {"serve"},
 		"remote webhook receiver": {"-webhook-url", "http://192.0.2.7/hooks"},
+		"negative latency":        {"-latency", "-1s"},
+		"negative jobs":           {"-jobs", "-1"},
+		"latency not a duration":  {"-latency", "50"},
 	} {
 		var stdout, stderr bytes.Buffer
 		err := run(t.Context(), args, &stdout, &stderr)
@@ -90,7 +93,7 @@ func TestRunRefuses(t *testing.T) {
 	for _, endpoint := range []string{"/_fake/job_requests/{id}/apply", "/_fake/job_requests/{id}/post",
 		"/_fake/job_requests/{id}/cancel", "/_fake/workers/{id}/badges?badge_id=N", "/_fake/jobs/{id}/", "no_show", "/_fake/clock/advance",
 		"/_fake/faults", "delay_ms", "/_fake/requests", "/_fake/seed", "/_fake/webhooks?url=U", "/_fake/webhooks/attempts",
-		"/_fake/webhooks/wait", "-webhook-url"} {
+		"/_fake/webhooks/wait", "-webhook-url", "/_fake/latency?ms=N", "-latency", "-jobs"} {
 		assert.Contains(t, stderr.String(), endpoint, "-h documents the control API")
 	}
 }
@@ -187,6 +190,52 @@ func TestRunAllowsRemoteWhenAsked(t *testing.T) {
 	assert.True(t, strings.HasPrefix(ready.BaseURL, "http://0.0.0.0:") || strings.HasPrefix(ready.BaseURL, "http://[::]:"), ready.BaseURL)
 	assert.True(t, strings.HasPrefix(ready.Private.APIKey, "pk_test_"))
 	assert.NotEmpty(t, ready.Seed.WorkerIDs)
+	cancel()
+	require.NoError(t, <-done)
+}
+
+func TestRunLatencyAndJobs(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	out, write := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		err := run(ctx, []string{"-latency", "30ms", "-jobs", "120"}, write, io.Discard)
+		_ = write.Close()
+		done <- err
+	}()
+	line, err := bufio.NewReader(out).ReadBytes('\n')
+	require.NoError(t, err)
+	var got struct {
+		BaseURL string            `json:"base_url"`
+		Private map[string]string `json:"private"`
+	}
+	require.NoError(t, json.Unmarshal(line, &got), string(line))
+
+	start := time.Now()
+	resp, err := http.PostForm(got.BaseURL+"/api_v2/authenticate", url.Values{
+		"api_key": {got.Private["api_key"]}, "secret_key": {got.Private["secret_key"]},
+	})
+	require.NoError(t, err)
+	assert.GreaterOrEqual(t, time.Since(start), 30*time.Millisecond, "every API request waits")
+	var auth struct{ Token string }
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&auth))
+	require.NoError(t, resp.Body.Close())
+
+	resp, err = http.Get(got.BaseURL + "/api_v2/jobs?per=50&page=3&token=" + auth.Token)
+	require.NoError(t, err)
+	var page struct{ Jobs []json.RawMessage }
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&page))
+	require.NoError(t, resp.Body.Close())
+	assert.Len(t, page.Jobs, 21, "120 Jobs and the seeded one")
+
+	resp, err = http.Get(got.BaseURL + "/_fake/latency")
+	require.NoError(t, err)
+	body, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	require.NoError(t, resp.Body.Close())
+	assert.JSONEq(t, `{"latency_ms": 30}`, string(body))
 	cancel()
 	require.NoError(t, <-done)
 }

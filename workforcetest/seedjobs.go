@@ -1,0 +1,127 @@
+package workforcetest
+
+import (
+	"math"
+	"time"
+)
+
+// Shape of the records SeedJobs makes.
+const (
+	seedJobsPerRequest = 50                  // Jobs per Job Request, each of another Worker
+	seedJobsSpan       = 90 * 24 * time.Hour // the Jobs' created_at spread over this span before now
+)
+
+// SeedJobs adds n Jobs (none when n < 1) in one commit, for load tests and for syncs over a
+// large store, and answers the ids of the first and the last one: the ids in between are all
+// Jobs of this call. It makes 100,000 Jobs in well under a few seconds.
+//
+// The Jobs belong to new Job Requests of Seed.CustomerID and Seed.EmployerID, created with the
+// Private Pool keys (so the Public Pool sees none of them), 50 Jobs each, 1099, in state
+// completed, and to 50 new Workers (one Job per Job Request each). Their created_at are spread
+// evenly over the 90 days before the clock's now, oldest id first, and each updated_at is a few
+// hours after its created_at (never after now), so that updated_after and updated_before
+// select a part of them. Six Jobs in ten are approved, two completed, one cancelled and one
+// no_show, each with the transitions of its way there. No webhook is sent for them.
+func (s *Server) SeedJobs(n int) (first, last int64) {
+	if n < 1 {
+		return 0, 0
+	}
+	_ = s.st.run(func() error {
+		first, last = s.st.seedJobs(n)
+		return nil
+	})
+	return first, last
+}
+
+// seedJobs stores the records of SeedJobs. The caller holds st.mu.
+func (st *store) seedJobs(n int) (first, last int64) {
+	now := st.now()
+	start := now.Add(-seedJobsSpan)
+	step := seedJobsSpan / time.Duration(n)
+	employer := st.users.rows[firstUserID] // Seed.EmployerID
+	workers := make([]int64, min(n, seedJobsPerRequest))
+	for i := range workers {
+		u := st.addUser(user{kind: kindWorker, firstName: "Load", lastName: "Worker" + itoa(int64(i+1)),
+			email: "load.worker" + itoa(st.users.last+1) + "@example.com", phone: "+1213555" + itoa(2000+st.users.last%8000),
+			city: "Los Angeles", addressState: "CA", zip: "90012", rating: "4.5",
+			agreedToTermsAt: start, phoneVerifiedAt: start, onboardingLastState: "completed",
+			stored: stored{createdAt: start, updatedAt: start}})
+		workers[i] = u.id
+	}
+	var jr *jobRequest
+	for i := range n {
+		created := start.Add(time.Duration(i) * step).Truncate(time.Millisecond)
+		if i%seedJobsPerRequest == 0 {
+			jr = st.addJobRequest(jobRequest{
+				customerID: employer.customerID, employerID: employer.id, createdBy: poolPrivate,
+				name: "Load Shift " + itoa(st.jobRequests.last+1), state: stateCompleted, category: "General Labor",
+				address: "800 W Olympic Blvd", city: "Los Angeles", zip: "90015",
+				latitude: "34.042019", longitude: "-118.267109", description: "A shift made by SeedJobs.",
+				startTime: created.Add(time.Hour).Truncate(time.Hour), duration: 240,
+				slots: seedJobsPerRequest, wage: "18.5", classification: class1099,
+				createdAt: created.Add(-24 * time.Hour), updatedAt: created,
+			})
+		}
+		j := &job{jobRequestID: jr.id, workerID: workers[i%len(workers)], createdAt: created,
+			classification: class1099, adjustedWage: jr.wage}
+		at := func(h float64) time.Time {
+			return minTime(created.Add(time.Duration(h*float64(time.Hour))).Truncate(time.Millisecond), now)
+		}
+		st.seedMove(j, stateFilled, created)
+		switch i % 10 {
+		case 8:
+			j.cancelledReason = "decided_to_cancel"
+			st.seedMove(j, stateCancelled, at(1))
+		case 9:
+			st.seedMove(j, stateNoShow, at(2))
+		default:
+			st.seedMove(j, stateInProgress, at(2))
+			st.seedMove(j, stateCompleted, at(6))
+			hours := math.Round(j.completedAt.Sub(j.startedAt).Hours()*100) / 100
+			j.hoursWorked = &hours
+			if i%10 < 6 {
+				st.seedMove(j, stateApproved, at(8))
+			}
+		}
+		st.addJob(j)
+		if first == 0 {
+			first = j.id
+		}
+		last = j.id
+		jr.updatedAt = maxTime(jr.updatedAt, j.updatedAt)
+	}
+	return first, last
+}
+
+// seedMove moves j to state `to` at t as move would, without its checks and commit. The
+// caller holds st.mu.
+func (st *store) seedMove(j *job, to string, t time.Time) {
+	switch to {
+	case stateFilled:
+		j.confirmedAt = t
+	case stateInProgress:
+		j.startedAt = t
+	case stateCompleted:
+		j.completedAt = t
+	case stateApproved, stateCancelled, stateNoShow:
+		j.finishedAt = t
+	}
+	j.transitions = append(j.transitions, transition{id: next(&st.lastTransition), name: to, createdAt: t})
+	j.state, j.updatedAt = to, t
+}
+
+// minTime answers the earlier of a and b.
+func minTime(a, b time.Time) time.Time {
+	if b.Before(a) {
+		return b
+	}
+	return a
+}
+
+// maxTime answers the later of a and b.
+func maxTime(a, b time.Time) time.Time {
+	if a.Before(b) {
+		return b
+	}
+	return a
+}
