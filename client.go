@@ -1,16 +1,3 @@
-// Package workforce is a client for the Workforce Marketplace API v2, the API
-// of a temporary-staffing platform where Requestors post Job Requests and
-// Workers perform them as Jobs.
-//
-// A Client is made once with New and shared: it is safe for concurrent use.
-// It fetches its token from the API keys when first needed and renews it
-// without the caller noticing. Every method takes a context first and
-// answers the decoded value, the HTTP response and an error; an error from
-// the API is an *APIError that matches sentinels such as ErrNotFound with
-// errors.Is.
-//
-// Package workforcetest is an in-memory fake of the whole API to test
-// against, with no account and no network.
 package workforce
 
 import (
