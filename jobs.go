@@ -244,6 +244,40 @@ func (s *JobsService) Get(ctx context.Context, id int64) (*Job, *Response, error
 	return byID[*Job](ctx, s.client, http.MethodGet, jobs, id)
 }
 
+// Find returns the newest Job of a Worker on a Job Request, or an error
+// matching ErrNotFound when there is none. It is how a caller learns
+// whether a create whose outcome is unknown (ErrOutcomeUnknown) was done:
+//
+//	job, _, err := c.Jobs.Assign(ctx, create)
+//	if errors.Is(err, workforce.ErrOutcomeUnknown) {
+//		job, err = c.Jobs.Find(ctx, create.JobRequestID, create.WorkerID)
+//		if errors.Is(err, workforce.ErrNotFound) {
+//			job, _, err = c.Jobs.Assign(ctx, create) // it was not done: do it now
+//		}
+//	}
+//
+// It reads the Job Request's Jobs, a page of 50 at a time, until it meets
+// the Worker's.
+//
+// API: GET /jobs with job_request_id
+func (s *JobsService) Find(ctx context.Context, jobRequestID, workerID int64) (*Job, error) {
+	if err := checkID("jobRequestID", jobRequestID); err != nil {
+		return nil, err
+	}
+	if err := checkID("workerID", workerID); err != nil {
+		return nil, err
+	}
+	for job, err := range s.All(ctx, &JobListOptions{JobRequestID: jobRequestID}) {
+		if err != nil {
+			return nil, err
+		}
+		if job.WorkerID == workerID {
+			return job, nil
+		}
+	}
+	return nil, fmt.Errorf("%w: worker %d has no Job on job request %d", ErrNotFound, workerID, jobRequestID)
+}
+
 // Create puts a Worker on a Job Request as a filled Job. Public Pool keys
 // get ErrForbidden.
 //
@@ -253,9 +287,8 @@ func (s *JobsService) Get(ctx context.Context, id int64) (*Job, *Response, error
 // Job agreed elsewhere. A Job Request whose slots are all taken, or that
 // requires Badges the Worker lacks, answers ErrUnprocessable.
 //
-// When the error matches ErrOutcomeUnknown the Job may exist: list the Job
-// Request's Jobs (JobListOptions.JobRequestID) and look for the Worker's
-// before creating it again.
+// When the error matches ErrOutcomeUnknown the Job may exist: Find looks it
+// up by its Job Request and Worker before creating it again.
 //
 // API: POST /jobs
 func (s *JobsService) Create(ctx context.Context, job *JobCreate) (*Job, *Response, error) {

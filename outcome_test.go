@@ -141,7 +141,7 @@ func TestReconcileACreateWhoseOutcomeIsUnknown(t *testing.T) {
 	srv, c := fake(t)
 	seed := srv.Seed()
 	ctx := context.Background()
-	srv.InjectFault(workforcetest.Fault{Method: http.MethodPost, Path: "/api_v2/jobs", DropAfter: true})
+	srv.InjectFault(workforcetest.Fault{Method: http.MethodPost, Path: "/api_v2/jobs/assign", DropAfter: true})
 
 	job, err := createJobOnce(ctx, c, &workforce.JobCreate{WorkerID: seed.WorkerIDs[2], JobRequestID: seed.JobRequest1099ID})
 	require.NoError(t, err)
@@ -150,21 +150,33 @@ func TestReconcileACreateWhoseOutcomeIsUnknown(t *testing.T) {
 }
 
 // createJobOnce creates a Job, and when the outcome of the create is
-// unknown, finds it instead of creating a second one.
+// unknown, finds it instead of creating a second one, as Jobs.Find's
+// documentation shows.
 func createJobOnce(ctx context.Context, c *workforce.Client, create *workforce.JobCreate) (*workforce.Job, error) {
-	job, _, err := c.Jobs.Create(ctx, create)
-	if !errors.Is(err, workforce.ErrOutcomeUnknown) {
-		return job, err
-	}
-	opts := &workforce.JobListOptions{JobRequestID: create.JobRequestID}
-	for job, err := range c.Jobs.All(ctx, opts) {
-		if err != nil {
-			return nil, err
-		}
-		if job.WorkerID == create.WorkerID && job.State != workforce.JobCancelled {
-			return job, nil // it was created
+	job, _, err := c.Jobs.Assign(ctx, create)
+	if errors.Is(err, workforce.ErrOutcomeUnknown) {
+		job, err = c.Jobs.Find(ctx, create.JobRequestID, create.WorkerID)
+		if errors.Is(err, workforce.ErrNotFound) {
+			job, _, err = c.Jobs.Assign(ctx, create) // it was not done: do it now
 		}
 	}
-	job, _, err = c.Jobs.Create(ctx, create) // it was not: create it now
 	return job, err
+}
+
+func TestFindWhenTheCreateWasNotDone(t *testing.T) {
+	t.Parallel()
+	srv, c := fake(t)
+	seed := srv.Seed()
+	ctx := context.Background()
+	srv.InjectFault(workforcetest.Fault{Method: http.MethodPost, Path: "/api_v2/jobs/assign", Drop: true})
+	job, err := createJobOnce(ctx, c, &workforce.JobCreate{WorkerID: seed.WorkerIDs[3], JobRequestID: seed.JobRequest1099ID})
+	require.NoError(t, err)
+	assert.Equal(t, seed.WorkerIDs[3], job.WorkerID)
+	assert.Len(t, jobsOf(t, c, seed.JobRequest1099ID, seed.WorkerIDs[3]), 1)
+	assert.Equal(t, 2, requestsTo(srv, http.MethodPost, "/api_v2/jobs/assign"), "the first was dropped unread, the second done")
+
+	_, err = c.Jobs.Find(ctx, seed.JobRequest1099ID, seed.WorkerIDs[4])
+	assert.ErrorIs(t, err, workforce.ErrNotFound)
+	_, err = c.Jobs.Find(ctx, 0, seed.WorkerIDs[4])
+	assert.ErrorIs(t, err, workforce.ErrInvalidArgument)
 }
