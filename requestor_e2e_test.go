@@ -938,3 +938,72 @@ func TestE2EMultiDayJobRequests(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 4, got.RepeatNumber, "refused calls changed nothing")
 }
+
+func TestE2EJobRequestSlotsAndCutoff(t *testing.T) {
+	t.Parallel()
+	srv, c := fake(t)
+	ctx := context.Background()
+	seed := srv.Seed()
+
+	open, _, err := c.JobRequests.Create(ctx, postable(srv, "Open slot", 2))
+	require.NoError(t, err)
+	full, _, err := c.JobRequests.Create(ctx, postable(srv, "Full", 2))
+	require.NoError(t, err)
+	_, err = srv.Accept(open.ID, seed.WorkerIDs[0])
+	require.NoError(t, err)
+	for _, w := range seed.WorkerIDs[1:3] {
+		_, err = srv.Accept(full.ID, w)
+		require.NoError(t, err)
+	}
+
+	// Changing the slots moves the Job Request as its Jobs do.
+	jr, _, err := c.JobRequests.Update(ctx, open.ID, &workforce.JobRequestParams{Slots: 1})
+	require.NoError(t, err)
+	assert.Equal(t, workforce.JobRequestFilled, jr.State, "its one Job now fills every slot")
+	jr, _, err = c.JobRequests.Update(ctx, open.ID, &workforce.JobRequestParams{Slots: 2})
+	require.NoError(t, err)
+	assert.Equal(t, workforce.JobRequestPosted, jr.State, "a slot open again")
+
+	// At the start time a Job Request with an open slot is unfilled; a full one stays filled.
+	srv.Advance(73 * time.Hour)
+	jr, _, err = c.JobRequests.Get(ctx, open.ID)
+	require.NoError(t, err)
+	assert.Equal(t, workforce.JobRequestUnfilled, jr.State)
+	jr, _, err = c.JobRequests.Get(ctx, full.ID)
+	require.NoError(t, err)
+	assert.Equal(t, workforce.JobRequestFilled, jr.State)
+	unfilled := walk(t, c.JobRequests.All(ctx, &workforce.JobRequestListOptions{State: workforce.JobRequestUnfilled}), jobRequestID)
+	assert.Contains(t, unfilled, open.ID)
+	assert.NotContains(t, unfilled, full.ID)
+
+	jr, _, err = c.JobRequests.Cancel(ctx, open.ID)
+	require.NoError(t, err, "an unfilled Job Request may still be cancelled")
+	assert.Equal(t, workforce.JobRequestCancelled, jr.State)
+}
+
+func TestE2ETimesheetImportPublicPool(t *testing.T) {
+	t.Parallel()
+	srv, c := fake(t)
+	ctx := context.Background()
+	seed := srv.Seed()
+	pub, err := srv.PublicClient()
+	require.NoError(t, err)
+
+	private, err := srv.Accept(seed.JobRequest1099ID, seed.WorkerIDs[1])
+	require.NoError(t, err)
+	require.NoError(t, srv.StartJob(private))
+	require.NoError(t, srv.StartJob(seed.PublicJobID))
+
+	out, _, err := pub.Customers.ImportTimesheet(ctx, strings.NewReader(fmt.Sprintf("job_id,actual_duration\n%d,30\n%d,45\n", private, seed.PublicJobID)))
+	require.NoError(t, err)
+	assert.Equal(t, 1, out.Imported, "its own Job")
+	require.Len(t, out.Rejected, 1)
+	assert.Equal(t, 1, out.Rejected[0].Row, "a Job that is not the key's")
+
+	job, _, err := pub.Jobs.Get(ctx, seed.PublicJobID)
+	require.NoError(t, err)
+	assert.Equal(t, "45", job.ActualDuration.String())
+	job, _, err = c.Jobs.Get(ctx, private)
+	require.NoError(t, err)
+	assert.False(t, job.ActualDuration.Valid(), "the rejected row changed nothing")
+}
