@@ -1,6 +1,7 @@
 package workforce
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -13,6 +14,7 @@ import (
 	"net/url"
 	"os"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 	"unicode"
@@ -513,7 +515,13 @@ func (c *Client) send(req *retryablehttp.Request, out any, key string) (*Respons
 		e.OutcomeUnknown = outcomeUnknown(ctx)
 		return resp, e
 	}
-	data, err := io.ReadAll(io.LimitReader(hr.Body, c.maxBody+1))
+	buf := readBuffers.Get().(*bytes.Buffer)
+	defer recycle(buf)
+	if n := hr.ContentLength; n > 0 && n <= c.maxBody {
+		buf.Grow(int(n) + bytes.MinRead) // one read to the end, no regrowth
+	}
+	_, err = buf.ReadFrom(io.LimitReader(hr.Body, c.maxBody+1))
+	data := buf.Bytes() // reused once the call returns: nothing decoded may alias it
 	switch {
 	case err != nil:
 		err = c.transportError(ctx, method, path, err)
@@ -530,6 +538,19 @@ func (c *Client) send(req *retryablehttp.Request, out any, key string) (*Respons
 		return resp, &DecodeError{Method: method, Path: path, Err: c.redactor.Error(err)}
 	}
 	return resp, nil
+}
+
+// readBuffers holds the buffers answers are read into. Decoding copies
+// what it keeps (strings, each resource's Raw), so a buffer is reused by
+// the next call instead of being grown anew for every answer.
+var readBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// recycle returns buf to readBuffers, unless it grew too large to keep.
+func recycle(buf *bytes.Buffer) {
+	if buf.Cap() <= 4<<20 {
+		buf.Reset()
+		readBuffers.Put(buf)
+	}
 }
 
 // log writes one line for a call: at debug level when it succeeded, else
