@@ -72,6 +72,9 @@ type Client struct {
 	policy    *retry.Policy
 	maxBody   int64 // the largest answer read: maxBody, lowered by tests
 	window    int   // the most pages an iterator keeps in flight
+	// bodySecrets holds the secrets of the request bodies in flight, which
+	// the redactor hides too.
+	bodySecrets *bodySecrets
 
 	// Authentication obtains tokens from the API keys.
 	Authentication AuthenticationService
@@ -224,8 +227,9 @@ func New(apiKey, secretKey string, opts ...Option) (*Client, error) {
 			c.tokens.Set(auth.Token{Value: s.token})
 		}
 	}
+	c.bodySecrets = new(bodySecrets)
 	c.redactor = &redact.Redactor{Secrets: func() []string {
-		return []string{apiKey, secretKey, s.token, c.tokens.Current()}
+		return append([]string{apiKey, secretKey, s.token, c.tokens.Current()}, c.bodySecrets.all()...)
 	}}
 	if c.logger != nil {
 		c.logger = slog.New(c.redactor.Handler(c.logger.Handler()))
@@ -371,6 +375,9 @@ type request struct {
 	key    string // the envelope key the answer is wrapped in, or ""
 	create bool   // sending it twice could create two records
 	public bool   // needs no token
+	// secrets are values of the body that no error or log line may show,
+	// such as a password, should the server echo them.
+	secrets []string
 }
 
 // call sends r and decodes the answer into a new T.
@@ -407,6 +414,9 @@ func (c *Client) do(ctx context.Context, r request, out any) (*Response, error) 
 	}
 	if r.stream != nil {
 		defer r.stream.close()
+	}
+	if len(r.secrets) > 0 {
+		defer c.bodySecrets.add(r.secrets)()
 	}
 	start := time.Now()
 	resp, err := c.send(req, out, r.key)
@@ -538,6 +548,41 @@ func (c *Client) send(req *retryablehttp.Request, out any, key string) (*Respons
 		return resp, &DecodeError{Method: method, Path: path, Err: c.redactor.Error(err)}
 	}
 	return resp, nil
+}
+
+// bodySecrets are the secrets of the request bodies in flight (passwords),
+// which the redactor hides in errors and logs as it hides keys and tokens.
+type bodySecrets struct {
+	mu    sync.Mutex
+	calls map[*[]string]struct{}
+}
+
+// add registers secrets for the time of a call, and answers the function
+// that forgets them.
+func (b *bodySecrets) add(secrets []string) func() {
+	key := &secrets
+	b.mu.Lock()
+	if b.calls == nil {
+		b.calls = map[*[]string]struct{}{}
+	}
+	b.calls[key] = struct{}{}
+	b.mu.Unlock()
+	return func() {
+		b.mu.Lock()
+		delete(b.calls, key)
+		b.mu.Unlock()
+	}
+}
+
+// all answers the secrets of every call in flight.
+func (b *bodySecrets) all() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var out []string
+	for s := range b.calls {
+		out = append(out, *s...)
+	}
+	return out
 }
 
 // readBuffers holds the buffers answers are read into. Decoding copies

@@ -215,6 +215,18 @@ func (u UserCreate) LogValue() slog.Value { return slog.GroupValue(userWire(u).a
 // LogValue logs the fields that are set, the passwords as [REDACTED].
 func (u UserUpdate) LogValue() slog.Value { return slog.GroupValue(userWire(u).attrs()...) }
 
+// passwords answers the passwords u holds, which no error or log line may
+// show should the server echo them.
+func (u userWire) passwords() []string {
+	var out []string
+	for _, p := range []string{u.Password, u.PasswordConfirmation} {
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 // public returns u without its passwords.
 func (u userWire) public() userWire {
 	u.Password, u.PasswordConfirmation = "", ""
@@ -428,7 +440,8 @@ func (s *UsersService) Create(ctx context.Context, user *UserCreate) (*User, *Re
 		return nil, nil, err
 	}
 	body := map[string]userWire{"user": w}
-	return call[*User](ctx, s.client, request{method: http.MethodPost, path: "users", body: body, key: "user", create: true})
+	return call[*User](ctx, s.client, request{method: http.MethodPost, path: "users", body: body, key: "user", create: true,
+		secrets: w.passwords()})
 }
 
 // Invite invites a Worker or an Employer by text message to join. Public
@@ -466,7 +479,8 @@ func (s *UsersService) Update(ctx context.Context, id int64, update *UserUpdate)
 		return nil, nil, &ArgumentError{Name: "UserUpdate", Reason: "must set at least one field"}
 	}
 	body := map[string]userWire{"user": w}
-	return call[*User](ctx, s.client, request{method: http.MethodPatch, path: userPath(id), body: body, key: "user"})
+	return call[*User](ctx, s.client, request{method: http.MethodPatch, path: userPath(id), body: body, key: "user",
+		secrets: w.passwords()})
 }
 
 // Tracking returns where a Worker checked in on their Jobs, newest first.

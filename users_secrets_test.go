@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"testing"
 
+	"github.com/jarcoal/httpmock"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -92,4 +93,24 @@ func TestUserPasswordsReachOnlyTheWire(t *testing.T) {
 	assert.NotContains(t, err.Error(), madeUpPassword)
 	assert.NotContains(t, logs.String(), madeUpPassword)
 	assert.Contains(t, logs.String(), "/api_v2/users/8", "the calls were logged")
+}
+
+// A server that echoes the password it was sent: the error and the log
+// line show [REDACTED] instead.
+func TestEchoedPasswordsAreRedacted(t *testing.T) {
+	t.Parallel()
+	const password = "Sup3rSecretPW"
+	var logs bytes.Buffer
+	c, m := newMock(t, workforce.WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
+	m.RegisterResponder(http.MethodPost, mockBase+"/api_v2/users", httpmock.NewStringResponder(422,
+		`{"error": "bad password `+password+`", "errors": {"password": ["`+password+` is too common"]}}`))
+	_, _, err := c.Users.Create(context.Background(), &workforce.UserCreate{Type: workforce.UserWorker, FirstName: "A",
+		LastName: "B", Phone: "+1555", Password: password, PasswordConfirmation: password})
+	require.ErrorIs(t, err, workforce.ErrUnprocessable)
+	var apiErr *workforce.APIError
+	require.ErrorAs(t, err, &apiErr)
+	for _, s := range []string{err.Error(), fmt.Sprintf("%#v", err), string(apiErr.Body), logs.String()} {
+		assert.NotContains(t, s, password)
+	}
+	assert.Contains(t, err.Error(), "[REDACTED]")
 }
