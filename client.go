@@ -513,7 +513,7 @@ func (c *Client) send(req *retryablehttp.Request, out any, key string) (*Respons
 		e.OutcomeUnknown = outcomeUnknown(ctx)
 		return resp, e
 	}
-	data, err := io.ReadAll(io.LimitReader(hr.Body, c.maxBody+1))
+	data, err := readBody(hr.Body, hr.ContentLength, c.maxBody)
 	switch {
 	case err != nil:
 		err = c.transportError(ctx, method, path, err)
@@ -530,6 +530,32 @@ func (c *Client) send(req *retryablehttp.Request, out any, key string) (*Respons
 		return resp, &DecodeError{Method: method, Path: path, Err: c.redactor.Error(err)}
 	}
 	return resp, nil
+}
+
+// readBody reads r to its end, or to limit+1 bytes so that a longer body is
+// seen. A body of announced length (length ≥ 0) is read into one buffer of
+// that size plus the byte that meets its end, instead of io.ReadAll's
+// growing buffers, which cost about twice the body; a body longer than it
+// announced is still read whole.
+func readBody(r io.Reader, length, limit int64) ([]byte, error) {
+	r = io.LimitReader(r, limit+1)
+	if length < 0 || length > limit {
+		return io.ReadAll(r)
+	}
+	buf := make([]byte, 0, length+1)
+	for {
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		switch {
+		case err == io.EOF:
+			return buf, nil
+		case err != nil:
+			return buf, err
+		case len(buf) == cap(buf): // longer than announced
+			rest, err := io.ReadAll(r)
+			return append(buf, rest...), err
+		}
+	}
 }
 
 // log writes one line for a call: at debug level when it succeeded, else

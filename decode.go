@@ -63,16 +63,17 @@ func unwrap(data []byte, key string) ([]byte, bool) {
 	return v, true
 }
 
-// keepDocuments hands each resource in v its part of data. The parts alias
-// data, the body the client read and owns, with their capacity capped so
-// that appending to one cannot overwrite another.
+// keepDocuments hands each resource in v a copy of its part of data, in an
+// allocation of its own: a resource the caller keeps keeps its own document
+// alive, not the whole body it came in (a Job kept from a page of 50 would
+// otherwise hold the page's 100 KB).
 func keepDocuments(v reflect.Value, data []byte) error {
 	switch {
 	case v.Type().Implements(documentType):
 		if v.Kind() == reflect.Pointer && v.IsNil() {
 			return errors.New("null where a resource is due")
 		}
-		v.Interface().(document).setRaw(data[:len(data):len(data)])
+		v.Interface().(document).setRaw(bytes.Clone(data))
 	case v.Kind() == reflect.Slice && v.Type().Elem().Implements(documentType):
 		parts := jsonscan.Elements(data)
 		if len(parts) != v.Len() {
