@@ -47,11 +47,11 @@ func decodeEnvelope(data []byte, key string, out any) error {
 // unwrapped, whatever it holds, so that {"job": null} or {"jobs": "x"} is a
 // decoding error rather than an empty resource.
 func unwrap(data []byte, key string) ([]byte, bool) {
-	v, ok := jsonscan.Member(data, key)
+	v, ok, n := jsonscan.Find(data, key)
 	switch {
 	case !ok:
 		return data, false
-	case jsonscan.Len(data) == 1:
+	case n == 1:
 		return v, true
 	}
 	if _, hasID := jsonscan.Member(data, "id"); hasID {
