@@ -47,11 +47,11 @@ func decodeEnvelope(data []byte, key string, out any) error {
 // unwrapped, whatever it holds, so that {"job": null} or {"jobs": "x"} is a
 // decoding error rather than an empty resource.
 func unwrap(data []byte, key string) ([]byte, bool) {
-	v, ok := jsonscan.Member(data, key)
+	v, ok, n := jsonscan.Find(data, key)
 	switch {
 	case !ok:
 		return data, false
-	case jsonscan.Len(data) == 1:
+	case n == 1:
 		return v, true
 	}
 	if _, hasID := jsonscan.Member(data, "id"); hasID {
@@ -63,9 +63,10 @@ func unwrap(data []byte, key string) ([]byte, bool) {
 	return v, true
 }
 
-// keepDocuments hands each resource in v a copy of its part of data, its
-// own allocation: data is a read buffer the client reuses, and a resource
-// kept alone keeps only its own bytes alive, not its whole page.
+// keepDocuments hands each resource in v a copy of its part of data, in an
+// allocation of its own: a resource the caller keeps keeps its own document
+// alive, not the whole body it came in (a Job kept from a page of 50 would
+// otherwise hold the page's 100 KB).
 func keepDocuments(v reflect.Value, data []byte) error {
 	switch {
 	case v.Type().Implements(documentType):

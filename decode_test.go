@@ -5,7 +5,10 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"runtime"
+	"strings"
 	"testing"
+	"weak"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -74,4 +77,41 @@ func FuzzDecodeResponse(f *testing.F) {
 		assert.LessOrEqual(t, len(e.Body), maxErrorBody)
 		_ = e.Error()
 	})
+}
+
+// TestKeptResourceKeepsOnlyItsDocument holds a resource decoded from a body
+// to its own bytes: once the body is dropped, keeping one Job of a page, or
+// the single Job of an answer, must not keep the body alive.
+func TestKeptResourceKeepsOnlyItsDocument(t *testing.T) {
+	t.Parallel()
+	page := []byte(`{"jobs": [{"id": 2, "state": "filled", "notes": "` + strings.Repeat("x", 64<<10) + `"}, {"id": 1}]}`)
+	for _, c := range []struct {
+		name, body string
+		decode     func([]byte) (*Job, error)
+	}{
+		{"list", string(page), func(b []byte) (*Job, error) {
+			var jobs []*Job
+			err := decodeEnvelope(b, "jobs", &jobs)
+			if err != nil {
+				return nil, err
+			}
+			return jobs[1], nil
+		}},
+		{"single", `{"job": {"id": 3, "x": "` + strings.Repeat("y", 64<<10) + `"}}`, func(b []byte) (*Job, error) {
+			var job *Job
+			err := decodeEnvelope(b, "job", &job)
+			return job, err
+		}},
+	} {
+		body := []byte(c.body) // an allocation of its own, as the client's is
+		alive := weak.Make(&body[0])
+		job, err := c.decode(body)
+		require.NoError(t, err, c.name)
+		raw := string(job.Raw)
+		body = nil
+		runtime.GC()
+		assert.Nil(t, alive.Value(), "%s: the kept Job holds the whole body", c.name)
+		assert.Equal(t, raw, string(job.Raw), c.name)
+		runtime.KeepAlive(job)
+	}
 }

@@ -21,6 +21,22 @@ func Member(data []byte, key string) ([]byte, bool) {
 	return found, found != nil
 }
 
+// Find returns, in one scan, what Member(data, key) and Len(data) return:
+// the value under key and whether there is one, and how many members data
+// has (-1 when it is not a well-formed object).
+func Find(data []byte, key string) (value []byte, ok bool, n int) {
+	if !walk(data, func(name, v []byte) bool {
+		n++
+		if value == nil && string(name) == key {
+			value = v
+		}
+		return true
+	}) {
+		n = -1
+	}
+	return value, value != nil, n
+}
+
 // Len returns how many members the top-level object data has, or -1 when
 // data is not a well-formed object.
 func Len(data []byte) int {

@@ -72,6 +72,12 @@ func FuzzScan(f *testing.F) {
 			}
 		}
 		v, ok := Member(data, "jobs")
+		fv, fok, fn := Find(data, "jobs")
+		assert.Equal(t, ok, fok)
+		assert.Equal(t, Len(data), fn, "Find counts the members Len counts")
+		if ok && fn >= 0 {
+			assert.Equal(t, v, fv, "Find finds what Member finds")
+		}
 		var obj map[string]json.RawMessage
 		if json.Unmarshal(data, &obj) == nil && obj != nil && !bytes.Contains(data, []byte(`\`)) {
 			assert.True(t, Len(data) >= len(obj), "Len %d, encoding/json %d members", Len(data), len(obj))
