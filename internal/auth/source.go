@@ -212,8 +212,8 @@ func (s *Source) run(ctx context.Context, c *call) {
 	}
 	s.inflight = nil
 	s.mu.Unlock()
+	s.reportSkew(left, skewed) // before the callers wake: a call that returns has seen it reported
 	close(c.done)
-	s.reportSkew(left, skewed)
 }
 
 // safeFetch calls fetch, turning a panic into an error: the fetch runs on
