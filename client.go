@@ -72,9 +72,6 @@ type Client struct {
 	policy    *retry.Policy
 	maxBody   int64 // the largest answer read: maxBody, lowered by tests
 	window    int   // the most pages an iterator keeps in flight
-	// bodySecrets holds the secrets of the request bodies in flight, which
-	// the redactor hides too.
-	bodySecrets *bodySecrets
 
 	// Authentication obtains tokens from the API keys.
 	Authentication AuthenticationService
@@ -227,9 +224,8 @@ func New(apiKey, secretKey string, opts ...Option) (*Client, error) {
 			c.tokens.Set(auth.Token{Value: s.token})
 		}
 	}
-	c.bodySecrets = new(bodySecrets)
 	c.redactor = &redact.Redactor{Secrets: func() []string {
-		return append([]string{apiKey, secretKey, s.token, c.tokens.Current()}, c.bodySecrets.all()...)
+		return []string{apiKey, secretKey, s.token, c.tokens.Current()}
 	}}
 	if c.logger != nil {
 		c.logger = slog.New(c.redactor.Handler(c.logger.Handler()))
@@ -402,6 +398,9 @@ func (c *Client) do(ctx context.Context, r request, out any) (*Response, error) 
 		return nil, errNilContext()
 	}
 	ctx = context.WithValue(ctx, lastStatusKey{}, new(atomic.Int64))
+	if len(r.secrets) > 0 { // hidden in this call's errors, beside the keys and the token
+		ctx = context.WithValue(ctx, redactorKey{}, c.redactor.With(r.secrets...))
+	}
 	switch {
 	case r.public: // a token fetch made for a write is not that write
 		ctx = context.WithValue(ctx, outcomeKey{}, (*outcome)(nil))
@@ -414,9 +413,6 @@ func (c *Client) do(ctx context.Context, r request, out any) (*Response, error) 
 	}
 	if r.stream != nil {
 		defer r.stream.close()
-	}
-	if len(r.secrets) > 0 {
-		defer c.bodySecrets.add(r.secrets)()
 	}
 	start := time.Now()
 	resp, err := c.send(req, out, r.key)
@@ -494,9 +490,8 @@ type sendOnceKey struct{}
 // checkRetry is the retry policy, except that a request marked to be sent
 // once is never sent again.
 func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
-	if o, _ := ctx.Value(outcomeKey{}).(*outcome); o != nil && o.wrote.Swap(false) &&
-		(err != nil || resp.StatusCode == http.StatusBadGateway || resp.StatusCode == http.StatusGatewayTimeout) {
-		o.unknown.Store(true) // sent whole, and no answer said what the server did
+	if o, _ := ctx.Value(outcomeKey{}).(*outcome); o != nil && o.wrote.Swap(false) && !nothingDone(resp, err) {
+		o.unknown.Store(true) // it may have reached the server, and no answer says it did nothing
 	}
 	again, err := c.policy.Check(ctx, resp, err)
 	if once, _ := ctx.Value(sendOnceKey{}).(bool); once {
@@ -518,7 +513,9 @@ func (c *Client) send(req *retryablehttp.Request, out any, key string) (*Respons
 	defer hr.Body.Close()
 	resp := newResponse(hr, c.requestID(hr.Header))
 	if hr.StatusCode >= 300 && hr.StatusCode <= 399 {
-		return resp, c.redirectError(hr, method, path)
+		e := c.redirectError(hr, method, path)
+		e.OutcomeUnknown = outcomeUnknown(ctx) // an earlier attempt may have acted
+		return resp, e
 	}
 	if hr.StatusCode < 200 || hr.StatusCode > 299 {
 		e := c.apiError(hr, method, path)
@@ -545,44 +542,22 @@ func (c *Client) send(req *retryablehttp.Request, out any, key string) (*Respons
 		err = decodeEnvelope(data, key, out)
 	}
 	if err != nil { // a value quoted in the error may be a secret a server echoed
-		return resp, &DecodeError{Method: method, Path: path, Err: c.redactor.Error(err)}
+		// A write answered 2xx was done; what it made is lost.
+		return resp, &DecodeError{Method: method, Path: path, Err: c.redactorFor(ctx).Error(err), OutcomeUnknown: isWrite(ctx)}
 	}
 	return resp, nil
 }
 
-// bodySecrets are the secrets of the request bodies in flight (passwords),
-// which the redactor hides in errors and logs as it hides keys and tokens.
-type bodySecrets struct {
-	mu    sync.Mutex
-	calls map[*[]string]struct{}
-}
+// redactorKey holds, in a call's context, the redactor of a call whose body
+// holds secrets of its own (a password): the client's, and those.
+type redactorKey struct{}
 
-// add registers secrets for the time of a call, and answers the function
-// that forgets them.
-func (b *bodySecrets) add(secrets []string) func() {
-	key := &secrets
-	b.mu.Lock()
-	if b.calls == nil {
-		b.calls = map[*[]string]struct{}{}
+// redactorFor answers the redactor for the call of ctx.
+func (c *Client) redactorFor(ctx context.Context) *redact.Redactor {
+	if rd, ok := ctx.Value(redactorKey{}).(*redact.Redactor); ok {
+		return rd
 	}
-	b.calls[key] = struct{}{}
-	b.mu.Unlock()
-	return func() {
-		b.mu.Lock()
-		delete(b.calls, key)
-		b.mu.Unlock()
-	}
-}
-
-// all answers the secrets of every call in flight.
-func (b *bodySecrets) all() []string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	var out []string
-	for s := range b.calls {
-		out = append(out, *s...)
-	}
-	return out
+	return c.redactor
 }
 
 // readBuffers holds the buffers answers are read into. Decoding copies
@@ -657,34 +632,58 @@ func (c *Client) logSkew(left time.Duration) {
 	}
 }
 
-// An outcome follows, in the context of a write, whether an attempt reached
-// the server without an answer that says what the server did: the request
-// was written whole, then the connection failed, the context ended, or a
-// gateway answered 502 or 504.
+// An outcome follows, in the context of a write, whether an attempt may
+// have reached the server without an answer that says it did nothing: it
+// had a connection, then the connection failed, the context ended, or the
+// answer was a 2xx the caller will not get, or a 5xx other than 503.
 type outcome struct {
-	wrote   atomic.Bool // the current attempt's request was written whole
-	unknown atomic.Bool // an attempt was written and got no answer that tells
+	wrote   atomic.Bool // the current attempt may have reached the server
+	unknown atomic.Bool // an attempt may have, and no answer says it did nothing
 }
 
 // outcomeKey holds a call's *outcome in its context.
 type outcomeKey struct{}
 
-// writeTracer marks the outcome of a write, when its request was written
-// whole; it sits below the token transport, so that a replay after a 401
-// counts too.
+// writeTracer marks the outcome of a write whose attempt may have reached
+// the server: one that got a connection, or one through a transport that
+// reports nothing of the kind (a RoundTripper of the caller's) and did not
+// fail to dial. Only an attempt that provably never had a connection is
+// left unmarked. It sits below the token transport, so that each attempt on
+// the wire (a replay after a 401 included) is judged on its own.
 type writeTracer struct{ next http.RoundTripper }
 
 func (t writeTracer) RoundTrip(req *http.Request) (*http.Response, error) {
-	if o, _ := req.Context().Value(outcomeKey{}).(*outcome); o != nil {
-		req = req.WithContext(httptrace.WithClientTrace(req.Context(), &httptrace.ClientTrace{
-			WroteRequest: func(info httptrace.WroteRequestInfo) {
-				if info.Err == nil {
-					o.wrote.Store(true)
-				}
-			},
-		}))
+	o, _ := req.Context().Value(outcomeKey{}).(*outcome)
+	if o == nil {
+		return t.next.RoundTrip(req)
 	}
-	return t.next.RoundTrip(req)
+	o.wrote.Store(false) // this attempt alone: an earlier one was answered (a 401), so did nothing
+	var traced atomic.Bool
+	req = req.WithContext(httptrace.WithClientTrace(req.Context(), &httptrace.ClientTrace{
+		GetConn: func(string) { traced.Store(true) },
+		GotConn: func(httptrace.GotConnInfo) { o.wrote.Store(true) },
+	}))
+	resp, err := t.next.RoundTrip(req)
+	switch {
+	case nothingDone(resp, err):
+		o.wrote.Store(false) // answered: nothing was done, whatever happens above (a 401's renewal failing)
+	case err != nil && !traced.Load() && !dialFailed(err):
+		o.wrote.Store(true) // a transport that says nothing: assume it may have sent it
+	}
+	return resp, err
+}
+
+// dialFailed reports whether err shows that no connection was made.
+func dialFailed(err error) bool {
+	var op *net.OpError
+	return errors.As(err, &op) && op.Op == "dial"
+}
+
+// nothingDone reports whether an answer shows the server did nothing: a
+// redirect, a 4xx (429 included) or a 503.
+func nothingDone(resp *http.Response, err error) bool {
+	return err == nil && resp != nil &&
+		((resp.StatusCode >= 300 && resp.StatusCode <= 499) || resp.StatusCode == http.StatusServiceUnavailable)
 }
 
 // isWrite tells whether the call of ctx is a write, whose outcome is followed.
@@ -730,5 +729,5 @@ func (c *Client) transportError(ctx context.Context, method, path string, err er
 	if errors.As(err, &urlErr) {
 		err = urlErr.Err
 	}
-	return &TransportError{Method: method, Path: path, Err: c.redactor.Error(err), OutcomeUnknown: outcomeUnknown(ctx)}
+	return &TransportError{Method: method, Path: path, Err: c.redactorFor(ctx).Error(err), OutcomeUnknown: outcomeUnknown(ctx)}
 }

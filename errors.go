@@ -34,14 +34,16 @@ var (
 )
 
 // ErrOutcomeUnknown is matched by the error of a write (a create, an
-// update, an action) whose request reached the server whole but got no
-// answer that says what was done: the connection broke or the caller's
-// context ended while waiting, a gateway answered 502 or 504, or a 2xx
-// answer was cut short. The write may or may not have been done, so sending
-// it again could do it twice: look the record up first (each create says
-// how). An error that does not match it came before the request was sent
-// whole, or from an answer that says the server did nothing (a 4xx, 429 or
-// 503): then nothing was done.
+// update, an action) that may have been done although the caller was not
+// told: its request may have reached the server (it had a connection, or
+// went through a transport of the caller's that does not say), and no
+// answer said the server did nothing. That is: the connection broke or the
+// caller's context ended while waiting, the answer was a 5xx other than
+// 503, or a 2xx that was cut short or could not be decoded. Sending the
+// write again could do it twice: look the record up first (each create
+// says how). An error that does not match it came before any connection
+// was made, or from an answer that says the server did nothing (a 3xx, a
+// 4xx, 429 or 503): then nothing was done.
 var ErrOutcomeUnknown = errors.New("workforce: the write may or may not have been done")
 
 // ErrInvalidArgument is matched by every *ArgumentError: a call refused
@@ -76,9 +78,9 @@ type APIError struct {
 	// Body is the start of the response body (at most 4 KiB), secrets removed.
 	Body []byte
 	// OutcomeUnknown is true for a write that may have been done all the
-	// same: this answer is a 502 or 504 from a gateway, or an earlier
-	// attempt reached the server without an answer. It makes the error
-	// match ErrOutcomeUnknown.
+	// same: this answer is a 5xx other than 503, or an earlier attempt may
+	// have reached the server without an answer. It makes the error match
+	// ErrOutcomeUnknown.
 	OutcomeUnknown bool
 }
 
@@ -143,6 +145,9 @@ type RedirectError struct {
 	Location string
 	// RequestID is the server's ID for the request, if it sent one.
 	RequestID string
+	// OutcomeUnknown is true for a write an earlier attempt of which may
+	// have reached the server without an answer (see ErrOutcomeUnknown).
+	OutcomeUnknown bool
 }
 
 // Error names the call, the status and where it pointed.
@@ -155,8 +160,11 @@ func (e *RedirectError) Error() string {
 		e.Method, e.Path, e.StatusCode, http.StatusText(e.StatusCode), to)
 }
 
-// Is reports whether target is ErrRedirect.
-func (e *RedirectError) Is(target error) bool { return target == ErrRedirect }
+// Is reports whether target is ErrRedirect, or ErrOutcomeUnknown when an
+// earlier attempt may have been done.
+func (e *RedirectError) Is(target error) bool {
+	return target == ErrRedirect || (target == ErrOutcomeUnknown && e.OutcomeUnknown)
+}
 
 // redirectError describes a 3xx answer, naming the host of its Location.
 func (c *Client) redirectError(hr *http.Response, method, path string) *RedirectError {
@@ -185,10 +193,10 @@ type TransportError struct {
 	// LastStatus is the HTTP status of the last answer before the
 	// context ended, such as 503 while waiting to retry; 0 when none came.
 	LastStatus int
-	// OutcomeUnknown is true for a write whose request reached the server
-	// whole with no answer that says what was done (see
-	// ErrOutcomeUnknown). It makes the error match ErrOutcomeUnknown. When
-	// false, the request was not sent whole: nothing was done.
+	// OutcomeUnknown is true for a write that may have reached the server
+	// with no answer that says what was done (see ErrOutcomeUnknown). It
+	// makes the error match ErrOutcomeUnknown. When false, no attempt had a
+	// connection, or every one was answered that nothing was done.
 	OutcomeUnknown bool
 }
 
@@ -221,6 +229,9 @@ type DecodeError struct {
 	Method, Path string
 	// Err is the JSON error.
 	Err error
+	// OutcomeUnknown is true for a write: its 2xx says it was done, but
+	// what it made is lost. It makes the error match ErrOutcomeUnknown.
+	OutcomeUnknown bool
 }
 
 // Error names the call and what could not be decoded.
@@ -230,6 +241,9 @@ func (e *DecodeError) Error() string {
 
 // Unwrap returns the JSON error.
 func (e *DecodeError) Unwrap() error { return e.Err }
+
+// Is reports whether target is ErrOutcomeUnknown and the write was done.
+func (e *DecodeError) Is(target error) bool { return target == ErrOutcomeUnknown && e.OutcomeUnknown }
 
 // An ArgumentError is a call refused before any I/O because an argument is
 // missing or out of range. It matches ErrInvalidArgument.
@@ -265,9 +279,13 @@ func (c *Client) apiError(hr *http.Response, method, path string) *APIError {
 	// is decoded as it came, and every string read from it redacted after
 	// its escapes are undone: "\u0073k_…" is a secret key too.
 	raw, _ := io.ReadAll(io.LimitReader(hr.Body, 16*maxErrorBody))
-	body := []byte(c.redactor.String(string(raw)))
+	rd := c.redactor
+	if hr.Request != nil {
+		rd = c.redactorFor(hr.Request.Context()) // with the call's own secrets, if it has any
+	}
+	body := []byte(rd.String(string(raw)))
 	e.Body = body[:min(len(body), maxErrorBody)]
-	clean := c.redactor.String
+	clean := rd.String
 	var doc struct {
 		Error   json.RawMessage `json:"error"`
 		Message json.RawMessage `json:"message"`
@@ -280,7 +298,9 @@ func (c *Client) apiError(hr *http.Response, method, path string) *APIError {
 		if json.Unmarshal(doc.Errors, &fields) == nil {
 			e.FieldErrors = make(map[string][]string, len(fields))
 			for name, raw := range fields {
-				e.FieldErrors[clean(name)] = cleanAll(clean, stringsOf(raw))
+				// A field's name is hidden only of keys and tokens: a password
+				// such as "password" must not take the name of its field.
+				e.FieldErrors[c.redactor.String(name)] = cleanAll(clean, stringsOf(raw))
 			}
 		} else {
 			e.Errors = cleanAll(clean, stringsOf(doc.Errors))

@@ -216,8 +216,9 @@ func (s *JobsService) All(ctx context.Context, opts *JobListOptions) iter.Seq2[*
 // seconds, so every Job changed before the sync began is inside. A Job
 // that changes from then on gets a later updated_at: it leaves the window,
 // or moves into its last precision, and either way is the next sync's,
-// whose window starts a precision before this one's top; no Job that did
-// not change can enter the window.
+// whose window starts two precisions before this one's top (so at this
+// one's utc_time_now less a precision, inside whether updated_after is
+// inclusive or exclusive); no Job that did not change can enter the window.
 //
 // The window is covered by time slices, each small enough to come back in
 // a single page (a full page means: split the slice), fetched
@@ -227,8 +228,7 @@ func (s *JobsService) All(ctx context.Context, opts *JobListOptions) iter.Seq2[*
 // A single page, read at once, cannot shift. Only when more than a page of
 // Jobs share one timestamp is such a slice walked page by page, and then
 // again until a walk sees every Job the one before saw: a walk skips a Job
-// only when one it saw leaves the slice, and one that left never returns. The next window
-// starts a precision (and LookBack) before this one's top.
+// only when one it saw leaves the slice, and one that left never returns.
 //
 // API: GET /info, then GET /jobs with updated_after and updated_before
 func (s *JobsService) Sync(ctx context.Context, watermark *time.Time, opts *SyncOptions) iter.Seq2[*Job, error] {

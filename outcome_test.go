@@ -58,7 +58,7 @@ func TestCreateOutcomeUnderEachFault(t *testing.T) {
 		{"bad gateway", workforcetest.Fault{Status: http.StatusBadGateway}, true, false, 1},
 		{"service unavailable", workforcetest.Fault{Status: http.StatusServiceUnavailable}, false, false, 1},
 		{"rate limited, then served", workforcetest.Fault{Status: http.StatusTooManyRequests, RetryAfter: "1"}, false, true, 2},
-		{"internal error", workforcetest.Fault{Status: http.StatusInternalServerError}, false, false, 1},
+		{"internal error", workforcetest.Fault{Status: http.StatusInternalServerError}, true, false, 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

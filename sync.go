@@ -115,7 +115,15 @@ func syncAll[T synced](ctx context.Context, c *Client, watermark *time.Time, opt
 		upper := info.UTCTimeNow.Add(o.Precision)
 		var lower time.Time
 		if !watermark.IsZero() {
-			lower = watermark.Add(-o.LookBack - o.Precision)
+			// Two precisions back: the watermark is the last sync's top, a
+			// precision past its utc_time_now, and a record changed during
+			// that sync may be stamped with that very time, which an
+			// exclusive updated_after must still take in.
+			back := o.LookBack + twice(o.Precision)
+			if back < o.LookBack { // overflowed: as far back as a Duration goes
+				back = math.MaxInt64
+			}
+			lower = watermark.Add(-back)
 		}
 
 		ctx, cancel := context.WithCancel(ctx)
@@ -181,7 +189,7 @@ func fetchSpan[T synced](ctx context.Context, sp span, precision time.Duration, 
 		return sliceResult[T]{items: items}
 	}
 	if sp.after.IsZero() {
-		width := max(2*sp.width, 2*sp.before.Sub(oldest(items, sp.before)), 4*precision)
+		width := max(twice(sp.width), twice(sp.before.Sub(oldest(items, sp.before))), 4*precision)
 		cut := sp.before.Add(-width)
 		return sliceResult[T]{items: items, split: []span{
 			{after: cut, before: sp.before},
@@ -194,16 +202,25 @@ func fetchSpan[T synced](ctx context.Context, sp span, precision time.Duration, 
 		return sliceResult[T]{items: append(items, all...), err: err}
 	}
 	n := parts(items, width)
+	step := width / time.Duration(n) // step×i ≤ width: no overflow, however wide the span
 	split := make([]span, 0, n)
 	for i := range n {
-		from := sp.after.Add(width * time.Duration(i) / time.Duration(n))
-		to := sp.after.Add(width * time.Duration(i+1) / time.Duration(n))
+		from := sp.after.Add(step * time.Duration(i))
+		to := sp.before
 		if i < n-1 {
-			to = to.Add(precision)
+			to = sp.after.Add(step * time.Duration(i+1)).Add(precision)
 		}
 		split = append(split, span{after: from, before: to})
 	}
 	return sliceResult[T]{items: items, split: split}
+}
+
+// twice answers 2d, or the longest Duration when that would overflow.
+func twice(d time.Duration) time.Duration {
+	if d > math.MaxInt64/2 {
+		return math.MaxInt64
+	}
+	return 2 * d
 }
 
 // Splitting a span whose first page came back full: each part should hold

@@ -193,7 +193,14 @@ func listItems(v any) ([]any, bool) {
 		for k := range v {
 			keys = append(keys, k)
 		}
-		sort.Strings(keys)
+		sort.Slice(keys, func(i, k int) bool { // a[2] before a[10]: by number when both are
+			a, errA := strconv.Atoi(keys[i])
+			b, errB := strconv.Atoi(keys[k])
+			if errA == nil && errB == nil {
+				return a < b
+			}
+			return keys[i] < keys[k]
+		})
 		items := make([]any, len(keys))
 		for i, k := range keys {
 			items[i] = v[k]

@@ -172,6 +172,31 @@ func isPassword(name string) bool {
 	return name == "password" || name == "password_confirmation"
 }
 
+// scrubNested answers v with the password fields of the objects it holds, at any depth (in
+// arrays too), redacted, and whether anything was.
+func scrubNested(v any) (any, bool) {
+	switch v := v.(type) {
+	case map[string]any:
+		out, changed := scrubJSON(v)
+		delete(out, "token") // only the top level carries the token; a nested one is data
+		if t, ok := v["token"]; ok {
+			out["token"] = t
+		}
+		return out, changed
+	case []any:
+		out := make([]any, len(v))
+		changed := false
+		for i, item := range v {
+			var c bool
+			if out[i], c = scrubNested(item); c {
+				changed = true
+			}
+		}
+		return out, changed
+	}
+	return v, false
+}
+
 // scrubJSON answers a copy of m without token and with api_key, secret_key and every password
 // field, at any depth, redacted, and whether anything was removed or redacted.
 func scrubJSON(m map[string]any) (map[string]any, bool) {
@@ -182,14 +207,12 @@ func scrubJSON(m map[string]any) (map[string]any, bool) {
 		case k == "token":
 			changed = true
 			continue
-		case k == "api_key" || k == "secret_key" || isPassword(k):
+		case k == "api_key" || k == "secret_key" || isPassword(k[strings.LastIndex(k, "[")+1:]):
 			v, changed = redacted, true
 		default:
-			if inner, ok := v.(map[string]any); ok {
-				var c bool
-				if v, c = scrubJSON(inner); c {
-					changed = true
-				}
+			var c bool
+			if v, c = scrubNested(v); c {
+				changed = true
 			}
 		}
 		out[k] = v

@@ -327,3 +327,34 @@ func TestSearch(t *testing.T) {
 	status, _ = f.get("/api_v2/search", "bad-token", "q", "a")
 	assert.Equal(t, http.StatusUnauthorized, status)
 }
+
+func TestUsersFormListsInIndexOrderAndPasswordsScrubbedEverywhere(t *testing.T) {
+	t.Parallel()
+	f := newFake(t)
+	seed := f.Seed()
+	var badges []int64
+	for i := range 11 {
+		status, body := f.json(http.MethodPost, "/api_v2/badges", with(f.private), obj{"badge": obj{"name": "B" + itoa(int64(i)), "description": "d"}})
+		require.Equal(t, http.StatusOK, status, body)
+		badges = append(badges, idOf(body["badge"]))
+	}
+	form := url.Values{}
+	for i, b := range badges {
+		form.Set("user[user_badges_attributes]["+itoa(int64(i))+"][badge_id]", itoa(b))
+	}
+	status, body := f.form(http.MethodPatch, idPath("users", seed.WorkerIDs[4]), with(f.private), form)
+	require.Equal(t, http.StatusOK, status, body)
+	held := body["user"].(obj)["user_badges"].([]any)
+	require.Len(t, held, 11)
+	for i, h := range held {
+		assert.Equal(t, float64(badges[i]), h.(obj)["badge_id"], "item %d in index order, not string order", i)
+	}
+
+	status, _ = f.json(http.MethodPost, "/api_v2/users", with(f.private), obj{"user[password]": "flat-secret-1",
+		"batch": []any{obj{"password": "nested-secret-2"}}})
+	assert.Equal(t, http.StatusUnprocessableEntity, status)
+	for _, r := range f.Requests() {
+		assert.NotContains(t, string(r.Body), "flat-secret-1")
+		assert.NotContains(t, string(r.Body), "nested-secret-2")
+	}
+}

@@ -41,6 +41,18 @@ type matcher struct {
 	re      *regexp.Regexp
 }
 
+// With returns a Redactor that hides extra too, beside r's secrets: the
+// secrets of one call, such as a password in its body.
+func (r *Redactor) With(extra ...string) *Redactor {
+	return &Redactor{Secrets: func() []string {
+		var base []string
+		if r.Secrets != nil {
+			base = r.Secrets()
+		}
+		return append(base, extra...)
+	}}
+}
+
 // String returns s with every secret replaced by Mask: known secrets in
 // any form a server or a URL may write them, each character plain,
 // JSON-escaped (\u0073, \/, a surrogate pair) or percent-escaped (%2F, as
