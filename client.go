@@ -635,7 +635,8 @@ func (c *Client) logSkew(left time.Duration) {
 // An outcome follows, in the context of a write, whether an attempt may
 // have reached the server without an answer that says it did nothing: it
 // had a connection, then the connection failed, the context ended, or the
-// answer was a 2xx the caller will not get, or a 5xx other than 503.
+// answer was a 2xx the caller will not get, a redirect, or a 5xx other
+// than 503.
 type outcome struct {
 	wrote   atomic.Bool // the current attempt may have reached the server
 	unknown atomic.Bool // an attempt may have, and no answer says it did nothing
@@ -667,7 +668,9 @@ func (t writeTracer) RoundTrip(req *http.Request) (*http.Response, error) {
 	switch {
 	case nothingDone(resp, err):
 		o.wrote.Store(false) // answered: nothing was done, whatever happens above (a 401's renewal failing)
-	case err != nil && !traced.Load() && !dialFailed(err):
+	case err == nil:
+		o.wrote.Store(true) // answered otherwise: it reached the server
+	case !traced.Load() && !dialFailed(err):
 		o.wrote.Store(true) // a transport that says nothing: assume it may have sent it
 	}
 	return resp, err
@@ -680,10 +683,11 @@ func dialFailed(err error) bool {
 }
 
 // nothingDone reports whether an answer shows the server did nothing: a
-// redirect, a 4xx (429 included) or a 503.
+// 4xx (429 included) or a 503. A redirect does not: a 303 is the usual
+// answer to a POST that was done.
 func nothingDone(resp *http.Response, err error) bool {
 	return err == nil && resp != nil &&
-		((resp.StatusCode >= 300 && resp.StatusCode <= 499) || resp.StatusCode == http.StatusServiceUnavailable)
+		((resp.StatusCode >= 400 && resp.StatusCode <= 499) || resp.StatusCode == http.StatusServiceUnavailable)
 }
 
 // isWrite tells whether the call of ctx is a write, whose outcome is followed.

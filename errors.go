@@ -39,11 +39,12 @@ var (
 // went through a transport of the caller's that does not say), and no
 // answer said the server did nothing. That is: the connection broke or the
 // caller's context ended while waiting, the answer was a 5xx other than
-// 503, or a 2xx that was cut short or could not be decoded. Sending the
-// write again could do it twice: look the record up first (each create
-// says how). An error that does not match it came before any connection
-// was made, or from an answer that says the server did nothing (a 3xx, a
-// 4xx, 429 or 503): then nothing was done.
+// 503, a redirect (a 303 often answers a POST that was done), or a 2xx
+// that was cut short or could not be decoded. Sending the write again
+// could do it twice: look the record up first (each create says how). An
+// error that does not match it came before any connection was made, or
+// from an answer that says the server did nothing (a 4xx, 429 or 503):
+// then nothing was done.
 var ErrOutcomeUnknown = errors.New("workforce: the write may or may not have been done")
 
 // ErrInvalidArgument is matched by every *ArgumentError: a call refused
@@ -145,8 +146,8 @@ type RedirectError struct {
 	Location string
 	// RequestID is the server's ID for the request, if it sent one.
 	RequestID string
-	// OutcomeUnknown is true for a write an earlier attempt of which may
-	// have reached the server without an answer (see ErrOutcomeUnknown).
+	// OutcomeUnknown is true for a write: a redirect may answer a write
+	// that was done (see ErrOutcomeUnknown).
 	OutcomeUnknown bool
 }
 
@@ -160,8 +161,8 @@ func (e *RedirectError) Error() string {
 		e.Method, e.Path, e.StatusCode, http.StatusText(e.StatusCode), to)
 }
 
-// Is reports whether target is ErrRedirect, or ErrOutcomeUnknown when an
-// earlier attempt may have been done.
+// Is reports whether target is ErrRedirect, or ErrOutcomeUnknown when the
+// write may have been done.
 func (e *RedirectError) Is(target error) bool {
 	return target == ErrRedirect || (target == ErrOutcomeUnknown && e.OutcomeUnknown)
 }

@@ -202,15 +202,20 @@ func fetchSpan[T synced](ctx context.Context, sp span, precision time.Duration, 
 		return sliceResult[T]{items: append(items, all...), err: err}
 	}
 	n := parts(items, width)
-	step := width / time.Duration(n) // step×i ≤ width: no overflow, however wide the span
+	// The i-th boundary, width×i/n exactly, without the product: it
+	// cannot overflow however wide the span, nor collapse when the span is
+	// narrower in nanoseconds than its parts.
+	step, rest := width/time.Duration(n), width%time.Duration(n)
+	at := func(i int) time.Time {
+		return sp.after.Add(step*time.Duration(i) + rest*time.Duration(i)/time.Duration(n))
+	}
 	split := make([]span, 0, n)
 	for i := range n {
-		from := sp.after.Add(step * time.Duration(i))
 		to := sp.before
 		if i < n-1 {
-			to = sp.after.Add(step * time.Duration(i+1)).Add(precision)
+			to = at(i + 1).Add(precision)
 		}
-		split = append(split, span{after: from, before: to})
+		split = append(split, span{after: at(i), before: to})
 	}
 	return sliceResult[T]{items: items, split: split}
 }

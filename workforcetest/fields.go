@@ -193,11 +193,14 @@ func listItems(v any) ([]any, bool) {
 		for k := range v {
 			keys = append(keys, k)
 		}
-		sort.Slice(keys, func(i, k int) bool { // a[2] before a[10]: by number when both are
+		sort.Slice(keys, func(i, k int) bool { // a[2] before a[10]; numbers before other keys
 			a, errA := strconv.Atoi(keys[i])
 			b, errB := strconv.Atoi(keys[k])
-			if errA == nil && errB == nil {
+			switch {
+			case errA == nil && errB == nil:
 				return a < b
+			case (errA == nil) != (errB == nil):
+				return errA == nil
 			}
 			return keys[i] < keys[k]
 		})
