@@ -180,3 +180,38 @@ func TestFindWhenTheCreateWasNotDone(t *testing.T) {
 	_, err = c.Jobs.Find(ctx, 0, seed.WorkerIDs[4])
 	assert.ErrorIs(t, err, workforce.ErrInvalidArgument)
 }
+
+// A 401 mid-run, and a token the server expired: the client renews once and
+// sends the create again (the 401 said nothing was done), one Job made.
+func TestCreateAfter401AndExpiry(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name  string
+		fault func(*workforcetest.Server)
+	}{
+		{"401 fault", func(srv *workforcetest.Server) {
+			srv.InjectFault(workforcetest.Fault{Method: http.MethodPost, Path: "/api_v2/jobs", Status: http.StatusUnauthorized})
+		}},
+		{"token expired on the server", func(srv *workforcetest.Server) { srv.Advance(25 * time.Hour) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			srv, c := fake(t)
+			seed := srv.Seed()
+			ctx := context.Background()
+			_, _, err := c.Info.Get(ctx)
+			require.NoError(t, err)
+			_, _, err = c.Jobs.Get(ctx, seed.PublicJobID) // a token in hand
+			require.NoError(t, err)
+			srv.ResetRequests()
+			tc.fault(srv)
+
+			job, _, err := c.Jobs.Create(ctx, &workforce.JobCreate{WorkerID: seed.WorkerIDs[1], JobRequestID: seed.JobRequest1099ID})
+			require.NoError(t, err)
+			assert.Equal(t, 2, requestsTo(srv, http.MethodPost, "/api_v2/jobs"), "refused once, sent again with a new token")
+			assert.Equal(t, 1, requestsTo(srv, http.MethodPost, "/api_v2/authenticate"), "one renewal")
+			assert.Len(t, jobsOf(t, c, seed.JobRequest1099ID, seed.WorkerIDs[1]), 1)
+			assert.Equal(t, seed.WorkerIDs[1], job.WorkerID)
+		})
+	}
+}
