@@ -40,7 +40,10 @@
 //		require.Equal(t, "cancelled", state)
 //	}
 //
-// Choices where the contract is silent: a malformed JSON or form body is a 422 on "body" (a body
+// Choices where the contract is silent: updated_after is inclusive and updated_before exclusive
+// (a record stamped exactly at a bound is in the later window), both read as RFC 3339 with any
+// fraction, and records keep their times to the millisecond; a malformed JSON or form body is a
+// 422 on "body" (a body
 // over 1 MiB is a 413); any positive page or per, however long, is accepted (per means at most
 // 50, a page past the end is empty); PATCH /jobs/:id without state, actual_duration or
 // cancelled_reason (absent, null or blank) is a 422 {"error": "nothing to update", "errors":
