@@ -91,10 +91,10 @@ func commaList(p params, name string) []string {
 // stops once the page is full, so its cost grows with the page number, not with the table; with
 // a nil keep it goes straight to the page. An empty page is an empty array, never null.
 func listPage[T, J any](items []*T, pg page, keep func(*T) bool, render func(*T) J) []J {
-	out := []J{}
 	if pg.number-1 > len(items)/pg.per { // past the end; also keeps the product below from overflowing
-		return out
+		return []J{}
 	}
+	out := make([]J, 0, min(pg.per, len(items))) // one allocation, not one per doubling
 	skip := (pg.number - 1) * pg.per
 	if keep == nil {
 		for i := len(items) - 1 - skip; i >= 0 && len(out) < pg.per; i-- {
