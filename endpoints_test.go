@@ -15,7 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// contractEndpoints are the endpoints of CONTRACT.md §2 and §6, in its order.
+// contractEndpoints are the endpoints of docs/CONTRACT.md §2 and §6, in its order.
 var contractEndpoints = []string{
 	"POST /authenticate", "GET /info",
 	"GET /jobs", "POST /jobs", "POST /jobs/assign", "PATCH /jobs/:id", "GET /jobs/:id",

@@ -21,12 +21,13 @@
 // A test uses it like this:
 //
 //	func TestCancelJob(t *testing.T) {
+//		ctx := context.Background()
 //		srv := workforcetest.NewServer(t) // closed when the test ends
 //		c, err := srv.Client()            // an SDK client with the Private Pool keys
 //		require.NoError(t, err)
 //		seed := srv.Seed()
 //
-//		job, _, err := c.Jobs.Create(ctx, &workforce.JobCreate{
+//		job, _, err := c.Jobs.Assign(ctx, &workforce.JobCreate{
 //			WorkerID: seed.WorkerIDs[1], JobRequestID: seed.JobRequest1099ID,
 //		})
 //		require.NoError(t, err)
@@ -39,6 +40,9 @@
 //		state, _ := srv.JobState(job.ID)
 //		require.Equal(t, "cancelled", state)
 //	}
+//
+// (It is doc_test.go's TestCancelJob, with the imports context, fmt, testing, testify's require,
+// workforce and workforcetest.)
 //
 // Choices where the contract is silent: updated_after is inclusive and updated_before exclusive
 // (a record stamped exactly at a bound is in the later window), both read as RFC 3339 with any
