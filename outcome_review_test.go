@@ -84,11 +84,12 @@ func TestReviewCustomTransportNeverUnknown(t *testing.T) {
 // sent because the context ends during the token renewal, says the write may
 // have been done.
 func TestReviewReplayNeverSentIsUnknown(t *testing.T) {
+	t.Parallel()
 	var writes atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/api_v2/authenticate":
-			time.Sleep(time.Second)
+			time.Sleep(3 * time.Second)
 			w.WriteHeader(401)
 			return
 		default:
@@ -101,7 +102,7 @@ func TestReviewReplayNeverSentIsUnknown(t *testing.T) {
 	defer srv.Close()
 	c, err := workforce.New("pk_test_abc", "sk_test_def", workforce.WithToken("old"), workforce.WithBaseURL(srv.URL))
 	require.NoError(t, err)
-	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	_, _, err = c.Badges.Create(ctx, &workforce.BadgeParams{Name: "n", Description: "d"})
 	t.Logf("writes: %d err: %v", writes.Load(), err)

@@ -122,10 +122,10 @@ func TestOutcomeUnknownWhenTheDeadlinePassesWhileWaiting(t *testing.T) {
 	t.Parallel()
 	srv, c := fake(t)
 	seed := srv.Seed()
-	srv.InjectFault(workforcetest.Fault{Method: http.MethodPost, Path: "/api_v2/jobs", Delay: 2 * time.Second})
-	_, _, err := c.Info.Get(context.Background()) // fetch nothing but a connection first
+	srv.InjectFault(workforcetest.Fault{Method: http.MethodPost, Path: "/api_v2/jobs", Delay: 5 * time.Second})
+	_, _, err := c.Jobs.Get(context.Background(), seed.PublicJobID) // a token and a connection first
 	require.NoError(t, err)
-	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	_, _, err = c.Jobs.Create(ctx, &workforce.JobCreate{WorkerID: seed.WorkerIDs[1], JobRequestID: seed.JobRequest1099ID})
 	assert.ErrorIs(t, err, context.DeadlineExceeded)
