@@ -200,9 +200,9 @@ func TestEnvelopeKeyAsAnOrdinaryField(t *testing.T) {
 // method, the path and the last status seen.
 func TestContextEndKeepsTheCall(t *testing.T) {
 	t.Parallel()
-	c, m := newMock(t, workforce.WithRetry(5, time.Second, time.Second))
+	c, m := newMock(t, workforce.WithRetry(5, 3*time.Second, 3*time.Second))
 	script(m, http.MethodGet, "jobs/42", step{status: 503})
-	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	_, _, err := c.Jobs.Get(ctx, 42)
 	require.ErrorIs(t, err, context.DeadlineExceeded)
