@@ -212,7 +212,8 @@ func (s *JobsService) All(ctx context.Context, opts *JobListOptions) iter.Seq2[*
 //
 // Nothing is skipped, even while Jobs change. The sync freezes the top of
 // its window at the server's time when it starts (GET /info's
-// utc_time_now), plus the precision since that time may be cut to whole
+// utc_time_now, else that answer's Date header), plus the precision since
+// that time may be cut to whole
 // seconds, so every Job changed before the sync began is inside. A Job
 // that changes from then on gets a later updated_at: it leaves the window,
 // or moves into its last precision, and either way is the next sync's,

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"iter"
 	"math"
+	"net/http"
 	"time"
 )
 
@@ -99,20 +100,17 @@ func syncAll[T synced](ctx context.Context, c *Client, watermark *time.Time, opt
 		if o.Concurrency == 0 {
 			o.Concurrency = 4 * c.window
 		}
-		info, _, err := c.Info.Get(ctx)
-		if err == nil && info.UTCTimeNow.IsZero() {
-			err = errors.New("workforce: sync: the server's /info holds no utc_time_now")
-		}
+		now, err := c.serverTime(ctx)
 		if err != nil {
 			yield(zero, err)
 			return
 		}
 		// The top is frozen: a record that changes from now on gets a later
 		// time and leaves the window. It is the server's time plus the
-		// precision, since utc_time_now may be cut to whole seconds: a
-		// record changed just before the sync began is stamped up to a
-		// precision after the time it says.
-		upper := info.UTCTimeNow.Add(o.Precision)
+		// precision, since that time may be cut to whole seconds: a record
+		// changed just before the sync began is stamped up to a precision
+		// after the time it says.
+		upper := now.Add(o.Precision)
 		var lower time.Time
 		if !watermark.IsZero() {
 			// Two precisions back: the watermark is the last sync's top, a
@@ -173,6 +171,26 @@ func syncAll[T synced](ctx context.Context, c *Client, watermark *time.Time, opt
 		}
 		*watermark = upper
 	}
+}
+
+// serverTime answers the server's clock: GET /info's utc_time_now, or,
+// from a server whose /info answers no such time (or no /info at all), the
+// Date header of that answer, which has a second's precision.
+func (c *Client) serverTime(ctx context.Context) (time.Time, error) {
+	info, resp, err := c.Info.Get(ctx)
+	if err == nil && !info.UTCTimeNow.IsZero() {
+		return info.UTCTimeNow.Time, nil
+	}
+	var apiErr *APIError
+	if err == nil || (errors.As(err, &apiErr) && apiErr.StatusCode == http.StatusNotFound) {
+		if resp != nil && resp.Response != nil {
+			if date, perr := http.ParseTime(resp.Header.Get("Date")); perr == nil {
+				return date.UTC(), nil
+			}
+		}
+		err = errors.New("workforce: sync: the server tells its time neither in /info's utc_time_now nor in a Date header")
+	}
+	return time.Time{}, err
 }
 
 // fetchSpan reads the first page of sp. When the page is not full, that is

@@ -239,3 +239,50 @@ func TestSyncRefusesBadArguments(t *testing.T) {
 	}
 	assert.Zero(t, m.GetTotalCallCount())
 }
+
+// A server with no /info: the sync reads the server's clock from the Date
+// header instead, and still yields every Job once.
+func TestSyncWithoutInfoUsesTheDateHeader(t *testing.T) {
+	t.Parallel()
+	now := time.Now().UTC()
+	updated := map[int64]time.Time{}
+	for id := int64(1); id <= 180; id++ {
+		updated[id] = now.Add(-time.Duration(id) * time.Minute).Truncate(time.Second)
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/api_v2/authenticate":
+			fmt.Fprintf(w, `{"token": "tok-1", "expires_at": %q}`, time.Now().Add(time.Hour).UTC().Format(time.RFC3339))
+			return
+		case "/api_v2/info":
+			http.NotFound(w, r)
+			return
+		}
+		q := r.URL.Query()
+		after, _ := time.Parse(time.RFC3339Nano, q.Get("updated_after"))
+		before, _ := time.Parse(time.RFC3339Nano, q.Get("updated_before"))
+		page, _ := strconv.Atoi(q.Get("page"))
+		var ids []int64
+		for id, u := range updated {
+			if (after.IsZero() || !u.Before(after)) && (before.IsZero() || u.Before(before)) {
+				ids = append(ids, id)
+			}
+		}
+		slices.Sort(ids)
+		slices.Reverse(ids)
+		from := min((max(page, 1)-1)*50, len(ids))
+		ids = ids[from:min(from+50, len(ids))]
+		parts := make([]string, len(ids))
+		for i, id := range ids {
+			parts[i] = fmt.Sprintf(`{"id": %d, "updated_at": %q}`, id, updated[id].Format(time.RFC3339))
+		}
+		fmt.Fprintf(w, `{"jobs": [%s]}`, strings.Join(parts, ","))
+	}))
+	t.Cleanup(srv.Close)
+	c, err := workforce.New(testAPIKey, testSecretKey, workforce.WithBaseURL(srv.URL), workforce.WithRetry(0, 0, 0))
+	require.NoError(t, err)
+	var wm time.Time
+	got := syncOnce(t, c, &wm, nil)
+	assert.Len(t, got, 180)
+	assert.WithinDuration(t, now, wm, 5*time.Second, "the watermark is the Date header's time")
+}
