@@ -100,11 +100,12 @@ func syncAll[T synced](ctx context.Context, c *Client, watermark *time.Time, opt
 		if o.Concurrency == 0 {
 			o.Concurrency = 4 * c.window
 		}
-		now, err := c.serverTime(ctx)
+		now, coarse, err := c.serverTime(ctx)
 		if err != nil {
 			yield(zero, err)
 			return
 		}
+		o.Precision = max(o.Precision, coarse) // a Date header tells whole seconds
 		// The top is frozen: a record that changes from now on gets a later
 		// time and leaves the window. It is the server's time plus the
 		// precision, since that time may be cut to whole seconds: a record
@@ -173,24 +174,25 @@ func syncAll[T synced](ctx context.Context, c *Client, watermark *time.Time, opt
 	}
 }
 
-// serverTime answers the server's clock: GET /info's utc_time_now, or,
-// from a server whose /info answers no such time (or no /info at all), the
-// Date header of that answer, which has a second's precision.
-func (c *Client) serverTime(ctx context.Context) (time.Time, error) {
+// serverTime answers the server's clock and how coarse it is: GET /info's
+// utc_time_now (0: as precise as the server's timestamps), or, from a
+// server whose /info answers no such time (or no /info at all), the Date
+// header of that answer, to the second.
+func (c *Client) serverTime(ctx context.Context) (time.Time, time.Duration, error) {
 	info, resp, err := c.Info.Get(ctx)
 	if err == nil && !info.UTCTimeNow.IsZero() {
-		return info.UTCTimeNow.Time, nil
+		return info.UTCTimeNow.Time, 0, nil
 	}
 	var apiErr *APIError
 	if err == nil || (errors.As(err, &apiErr) && apiErr.StatusCode == http.StatusNotFound) {
 		if resp != nil && resp.Response != nil {
 			if date, perr := http.ParseTime(resp.Header.Get("Date")); perr == nil {
-				return date.UTC(), nil
+				return date.UTC(), time.Second, nil
 			}
 		}
 		err = errors.New("workforce: sync: the server tells its time neither in /info's utc_time_now nor in a Date header")
 	}
-	return time.Time{}, err
+	return time.Time{}, 0, err
 }
 
 // fetchSpan reads the first page of sp. When the page is not full, that is

@@ -245,6 +245,7 @@ func TestSyncRefusesBadArguments(t *testing.T) {
 func TestSyncWithoutInfoUsesTheDateHeader(t *testing.T) {
 	t.Parallel()
 	now := time.Now().UTC()
+	var mu sync.Mutex
 	updated := map[int64]time.Time{}
 	for id := int64(1); id <= 180; id++ {
 		updated[id] = now.Add(-time.Duration(id) * time.Minute).Truncate(time.Second)
@@ -263,6 +264,8 @@ func TestSyncWithoutInfoUsesTheDateHeader(t *testing.T) {
 		before, _ := time.Parse(time.RFC3339Nano, q.Get("updated_before"))
 		page, _ := strconv.Atoi(q.Get("page"))
 		var ids []int64
+		mu.Lock()
+		defer mu.Unlock()
 		for id, u := range updated {
 			if (after.IsZero() || !u.Before(after)) && (before.IsZero() || u.Before(before)) {
 				ids = append(ids, id)
@@ -274,7 +277,7 @@ func TestSyncWithoutInfoUsesTheDateHeader(t *testing.T) {
 		ids = ids[from:min(from+50, len(ids))]
 		parts := make([]string, len(ids))
 		for i, id := range ids {
-			parts[i] = fmt.Sprintf(`{"id": %d, "updated_at": %q}`, id, updated[id].Format(time.RFC3339))
+			parts[i] = fmt.Sprintf(`{"id": %d, "updated_at": %q}`, id, updated[id].Format(time.RFC3339Nano))
 		}
 		fmt.Fprintf(w, `{"jobs": [%s]}`, strings.Join(parts, ","))
 	}))
@@ -285,4 +288,17 @@ func TestSyncWithoutInfoUsesTheDateHeader(t *testing.T) {
 	got := syncOnce(t, c, &wm, nil)
 	assert.Len(t, got, 180)
 	assert.WithinDuration(t, now, wm, 5*time.Second, "the watermark is the Date header's time")
+
+	// Jobs changed a moment ago, inside the Date header's second, with a
+	// Precision finer than it: the sync widens it to the header's second.
+	mu.Lock()
+	for id := int64(181); id <= 190; id++ {
+		updated[id] = time.Now().UTC().Add(-time.Millisecond)
+	}
+	mu.Unlock()
+	var fine time.Time
+	got = syncOnce(t, c, &fine, &workforce.SyncOptions{Precision: time.Millisecond})
+	for id := int64(181); id <= 190; id++ {
+		assert.Equal(t, 1, got[id], "job %d, changed before the sync began", id)
+	}
 }
