@@ -227,9 +227,14 @@ func (s *JobsService) All(ctx context.Context, opts *JobListOptions) iter.Seq2[*
 // precision, so that a Job on a boundary falls in a slice whether the
 // server's bounds are inclusive or exclusive; duplicates are dropped by ID.
 // A single page, read at once, cannot shift. Only when more than a page of
-// Jobs share one timestamp is such a slice walked page by page, and then
-// again until a walk sees every Job the one before saw: a walk skips a Job
-// only when one it saw leaves the slice, and one that left never returns.
+// Jobs share one timestamp is such a slice walked page by page. Below the
+// start of the sync (less two precisions) Jobs can leave a slice but not
+// enter it, so it is read forward to find its last page, then backward:
+// a Job that leaves moves those after it one place up, toward the pages
+// still to be read, so the backward pass sees every Job that stayed. A
+// slice at the top, which Jobs may also enter, is walked forward until a
+// walk sees every Job the one before saw (a walk skips a Job only when one
+// it saw leaves, and one that left never returns), else ErrSyncUnstable.
 //
 // API: GET /info, then GET /jobs with updated_after and updated_before
 func (s *JobsService) Sync(ctx context.Context, watermark *time.Time, opts *SyncOptions) iter.Seq2[*Job, error] {

@@ -27,8 +27,9 @@ type SyncOptions struct {
 }
 
 // ErrSyncUnstable is yielded by a sync when more than a page of records
-// share one timestamp and keep changing while they are read, so that no
-// two walks of them agree.
+// share one timestamp at the top of its window (where records may also
+// enter) and keep changing while they are read, so that no two walks of
+// them agree.
 var ErrSyncUnstable = errors.New("workforce: records sharing one timestamp kept changing during the sync")
 
 func (o *SyncOptions) check() error {
@@ -105,7 +106,7 @@ func syncAll[T synced](ctx context.Context, c *Client, watermark *time.Time, opt
 			yield(zero, err)
 			return
 		}
-		o.Precision = max(o.Precision, coarse) // a Date header tells whole seconds
+		o.Precision = max(o.Precision, coarse) // a clock told in whole seconds
 		// The top is frozen: a record that changes from now on gets a later
 		// time and leaves the window. It is the server's time plus the
 		// precision, since that time may be cut to whole seconds: a record
@@ -123,6 +124,15 @@ func syncAll[T synced](ctx context.Context, c *Client, watermark *time.Time, opt
 				back = math.MaxInt64
 			}
 			lower = watermark.Add(-back)
+		}
+
+		// Below floor no record can enter the window while the sync runs: one
+		// that changes gets a time past its start (less a precision, for
+		// stamps cut coarser than the clock; less LookBack, for writes that
+		// show late).
+		floor := upper.Add(-twice(o.Precision))
+		if o.LookBack > 0 {
+			floor = floor.Add(-o.LookBack)
 		}
 
 		ctx, cancel := context.WithCancel(ctx)
@@ -144,7 +154,7 @@ func syncAll[T synced](ctx context.Context, c *Client, watermark *time.Time, opt
 					results <- sliceResult[T]{err: ctx.Err()}
 					return
 				}
-				r := fetchSpan(ctx, sp, o.Precision, list)
+				r := fetchSpan(ctx, sp, o.Precision, floor, list)
 				<-sem
 				results <- r
 			}()
@@ -174,13 +184,17 @@ func syncAll[T synced](ctx context.Context, c *Client, watermark *time.Time, opt
 	}
 }
 
-// serverTime answers the server's clock and how coarse it is: GET /info's
-// utc_time_now (0: as precise as the server's timestamps), or, from a
-// server whose /info answers no such time (or no /info at all), the Date
-// header of that answer, to the second.
+// serverTime answers the server's clock and how coarse it may be: GET
+// /info's utc_time_now (a second when it has no fraction, which may mean
+// it was cut to the second; else 0, as precise as the server's
+// timestamps), or, from a server whose /info answers no such time (or no
+// /info at all), the Date header of that answer, to the second.
 func (c *Client) serverTime(ctx context.Context) (time.Time, time.Duration, error) {
 	info, resp, err := c.Info.Get(ctx)
 	if err == nil && !info.UTCTimeNow.IsZero() {
+		if info.UTCTimeNow.Nanosecond() == 0 { // perhaps cut to the second
+			return info.UTCTimeNow.Time, time.Second, nil
+		}
 		return info.UTCTimeNow.Time, 0, nil
 	}
 	var apiErr *APIError
@@ -200,7 +214,7 @@ func (c *Client) serverTime(ctx context.Context) (time.Time, time.Duration, erro
 // overlapping the next by precision; an open span keeps its open part and gives up a closed
 // one as wide as the distance from it to the top. A span too narrow to split
 // is walked page by page until two walks agree.
-func fetchSpan[T synced](ctx context.Context, sp span, precision time.Duration, list sliceLister[T]) sliceResult[T] {
+func fetchSpan[T synced](ctx context.Context, sp span, precision time.Duration, floor time.Time, list sliceLister[T]) sliceResult[T] {
 	items, resp, err := list(ctx, sp.after, sp.before, 1)
 	if err != nil {
 		return sliceResult[T]{err: err}
@@ -218,7 +232,13 @@ func fetchSpan[T synced](ctx context.Context, sp span, precision time.Duration, 
 	}
 	width := sp.before.Sub(sp.after)
 	if width <= 4*precision {
-		all, err := walkStable(ctx, sp, list)
+		var all []T
+		var err error
+		if sp.before.After(floor) {
+			all, err = walkStable(ctx, sp, list) // records may enter it: walk until stable
+		} else {
+			all, err = walkBack(ctx, sp, list) // records can only leave it
+		}
 		return sliceResult[T]{items: append(items, all...), err: err}
 	}
 	n := parts(items, width)
@@ -303,6 +323,36 @@ func oldest[T synced](items []T, fallback time.Time) time.Time {
 		}
 	}
 	return out
+}
+
+// walkBack reads every page of sp, a span that records can leave but not
+// enter while the sync runs, forward to find its last page, then again from
+// that page back to the first, and answers all it read. The backward pass
+// sees every record that stayed: a record that leaves moves those after it
+// one place up, toward the pages still to be read, never past them, so each
+// page read holds every record that stayed from its place on. It takes two
+// passes whatever the records do.
+func walkBack[T synced](ctx context.Context, sp span, list sliceLister[T]) ([]T, error) {
+	var all []T
+	last := 1
+	for page := 1; ; page++ {
+		items, resp, err := list(ctx, sp.after, sp.before, page)
+		if err != nil {
+			return nil, err
+		}
+		all, last = append(all, items...), page
+		if resp == nil || resp.NextPage == 0 {
+			break
+		}
+	}
+	for page := last; page >= 1; page-- {
+		items, _, err := list(ctx, sp.after, sp.before, page)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, items...)
+	}
+	return all, nil
 }
 
 // subset tells whether every ID of a is in b.

@@ -18,7 +18,7 @@ func TestR2SplitNarrowSpanRepeatsItself(t *testing.T) {
 		}
 		return items, &Response{NextPage: 2}, nil
 	}
-	r := fetchSpan(context.Background(), sp, time.Nanosecond, list)
+	r := fetchSpan(context.Background(), sp, time.Nanosecond, sp.before, list)
 	t.Logf("%d parts", len(r.split))
 	for i, s := range r.split {
 		if s.after.Equal(sp.after) && s.before.Equal(sp.before) {

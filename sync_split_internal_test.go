@@ -25,7 +25,7 @@ func TestReviewSplitOverflow(t *testing.T) {
 		}
 		return items, &Response{NextPage: 2}, nil
 	}
-	r := fetchSpan(context.Background(), sp, time.Second, list)
+	r := fetchSpan(context.Background(), sp, time.Second, sp.before, list)
 	t.Logf("%d parts", len(r.split))
 	prevTo := sp.after
 	for i, s := range r.split {

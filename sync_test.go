@@ -302,3 +302,32 @@ func TestSyncWithoutInfoUsesTheDateHeader(t *testing.T) {
 		assert.Equal(t, 1, got[id], "job %d, changed before the sync began", id)
 	}
 }
+
+// More than a page of Jobs share one timestamp below the sync's start, and
+// they keep changing (leaving that timestamp) on every request: the sync
+// still ends, and yields every one that did not change.
+func TestSyncSettlesASharedTimestampUnderSteadyChange(t *testing.T) {
+	t.Parallel()
+	s, srv := newChangingStore(t)
+	rng := rand.New(rand.NewPCG(5, 6))
+	s.add(400, s.now.Add(-time.Hour)) // ids 1..400, one timestamp, eight pages
+	changed := map[int64]bool{}
+	s.onList = func(s *changingStore) {
+		for range 3 {
+			id := 1 + rng.Int64N(400)
+			s.touch(id)
+			changed[id] = true
+		}
+	}
+	c := s.client(t, srv.URL)
+	var wm time.Time
+	got := syncOnce(t, c, &wm, nil) // fails the test on ErrSyncUnstable
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for id := int64(1); id <= 400; id++ {
+		if !changed[id] {
+			assert.Equal(t, 1, got[id], "job %d did not change", id)
+		}
+	}
+	assert.Greater(t, len(changed), 50, "the cluster kept changing")
+}
