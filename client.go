@@ -10,7 +10,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"net/http/httptrace"
 	"net/url"
 	"os"
 	"strings"
@@ -573,21 +572,6 @@ func recycle(buf *bytes.Buffer) {
 	}
 }
 
-// log writes one line for a call: at debug level when it succeeded, else
-// at warn level with the error.
-func (c *Client) log(req *retryablehttp.Request, resp *Response, took time.Duration, err error) {
-	attrs := []slog.Attr{slog.String("method", req.Method), slog.String("path", req.URL.Path), slog.Duration("duration", took)}
-	if resp != nil {
-		attrs = append(attrs, slog.Int("status", resp.StatusCode), slog.String("request_id", resp.RequestID))
-	}
-	if err != nil {
-		attrs = append(attrs, slog.String("error", err.Error()))
-		c.logger.LogAttrs(req.Context(), slog.LevelWarn, "workforce: call failed", attrs...)
-		return
-	}
-	c.logger.LogAttrs(req.Context(), slog.LevelDebug, "workforce: call", attrs...)
-}
-
 // encodingError returns the *ArgumentError behind a failure to encode the
 // request's query or body, or else err described.
 func encodingError(part string, err error) error {
@@ -597,115 +581,6 @@ func encodingError(part string, err error) error {
 	}
 	return fmt.Errorf("workforce: encoding the request %s: %w", part, err)
 }
-
-// logAttempt is retryablehttp's RequestLogHook: it logs each attempt after
-// the first.
-func (c *Client) logAttempt(_ retryablehttp.Logger, req *http.Request, attempt int) {
-	if c.logger != nil && attempt > 0 {
-		c.logger.LogAttrs(req.Context(), slog.LevelInfo, "workforce: retrying",
-			slog.String("method", req.Method), slog.String("path", req.URL.Path), slog.Int("attempt", attempt+1))
-	}
-}
-
-// logAnswer is retryablehttp's ResponseLogHook: it logs each answer that
-// was not a success, which is why an attempt is retried.
-func (c *Client) logAnswer(_ retryablehttp.Logger, resp *http.Response) {
-	if resp.Request != nil {
-		if last, ok := resp.Request.Context().Value(lastStatusKey{}).(*atomic.Int64); ok {
-			last.Store(int64(resp.StatusCode))
-		}
-	}
-	if c.logger != nil && resp.StatusCode > 299 && resp.Request != nil {
-		c.logger.LogAttrs(resp.Request.Context(), slog.LevelDebug, "workforce: attempt answered",
-			slog.String("method", resp.Request.Method), slog.String("path", resp.Request.URL.Path),
-			slog.Int("status", resp.StatusCode), slog.String("retry_after", resp.Header.Get("Retry-After")))
-	}
-}
-
-// logSkew warns, once, that a token arrived already within its renewal
-// margin by the local clock: short-lived, or the clock runs ahead.
-func (c *Client) logSkew(left time.Duration) {
-	if c.logger != nil {
-		c.logger.LogAttrs(context.Background(), slog.LevelWarn,
-			"workforce: a fresh token expires within minutes by the local clock; is the clock ahead? it is used anyway and renewed when rejected",
-			slog.Duration("expires_in", left))
-	}
-}
-
-// An outcome follows, in the context of a write, whether an attempt may
-// have reached the server without an answer that says it did nothing: it
-// had a connection, then the connection failed, the context ended, or the
-// answer was a 2xx the caller will not get, a redirect, or a 5xx other
-// than 503.
-type outcome struct {
-	wrote   atomic.Bool // the current attempt may have reached the server
-	unknown atomic.Bool // an attempt may have, and no answer says it did nothing
-}
-
-// outcomeKey holds a call's *outcome in its context.
-type outcomeKey struct{}
-
-// writeTracer marks the outcome of a write whose attempt may have reached
-// the server: one that got a connection, or one through a transport that
-// reports nothing of the kind (a RoundTripper of the caller's) and did not
-// fail to dial. Only an attempt that provably never had a connection is
-// left unmarked. It sits below the token transport, so that each attempt on
-// the wire (a replay after a 401 included) is judged on its own.
-type writeTracer struct{ next http.RoundTripper }
-
-func (t writeTracer) RoundTrip(req *http.Request) (*http.Response, error) {
-	o, _ := req.Context().Value(outcomeKey{}).(*outcome)
-	if o == nil {
-		return t.next.RoundTrip(req)
-	}
-	o.wrote.Store(false) // this attempt alone: an earlier one was answered (a 401), so did nothing
-	var traced atomic.Bool
-	req = req.WithContext(httptrace.WithClientTrace(req.Context(), &httptrace.ClientTrace{
-		GetConn: func(string) { traced.Store(true) },
-		GotConn: func(httptrace.GotConnInfo) { o.wrote.Store(true) },
-	}))
-	resp, err := t.next.RoundTrip(req)
-	switch {
-	case nothingDone(resp, err):
-		o.wrote.Store(false) // answered: nothing was done, whatever happens above (a 401's renewal failing)
-	case err == nil:
-		o.wrote.Store(true) // answered otherwise: it reached the server
-	case !traced.Load() && !dialFailed(err):
-		o.wrote.Store(true) // a transport that says nothing: assume it may have sent it
-	}
-	return resp, err
-}
-
-// dialFailed reports whether err shows that no connection was made.
-func dialFailed(err error) bool {
-	var op *net.OpError
-	return errors.As(err, &op) && op.Op == "dial"
-}
-
-// nothingDone reports whether an answer shows the server did nothing: a
-// 4xx (429 included) or a 503. A redirect does not: a 303 is the usual
-// answer to a POST that was done.
-func nothingDone(resp *http.Response, err error) bool {
-	return err == nil && resp != nil &&
-		((resp.StatusCode >= 400 && resp.StatusCode <= 499) || resp.StatusCode == http.StatusServiceUnavailable)
-}
-
-// isWrite tells whether the call of ctx is a write, whose outcome is followed.
-func isWrite(ctx context.Context) bool {
-	o, _ := ctx.Value(outcomeKey{}).(*outcome)
-	return o != nil
-}
-
-// outcomeUnknown tells whether the call of ctx is a write that may have
-// been done without the caller being told.
-func outcomeUnknown(ctx context.Context) bool {
-	o, _ := ctx.Value(outcomeKey{}).(*outcome)
-	return o != nil && (o.unknown.Load() || o.wrote.Load())
-}
-
-// lastStatusKey holds, in a call's context, the status of the last answer
-// an attempt got, for the error of a call whose context ends meanwhile.
-type lastStatusKey struct{}
 
 // transportError turns an error from sending into the error the caller
 // gets: a *TransportError naming the call and the context's error when it

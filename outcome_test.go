@@ -29,17 +29,6 @@ func jobsOf(t *testing.T, c *workforce.Client, jobRequest, worker int64) []*work
 	return out
 }
 
-// requestsTo counts the requests the fake saw for method and path.
-func requestsTo(srv *workforcetest.Server, method, path string) int {
-	n := 0
-	for _, r := range srv.Requests() {
-		if r.Method == method && r.Path == path {
-			n++
-		}
-	}
-	return n
-}
-
 // Each fault on its own, against a create: what the caller is told, how
 // many requests the fake saw, and whether the Job exists.
 func TestCreateOutcomeUnderEachFault(t *testing.T) {
@@ -68,7 +57,7 @@ func TestCreateOutcomeUnderEachFault(t *testing.T) {
 			tt.fault.Method, tt.fault.Path = http.MethodPost, "/api_v2/jobs"
 			srv.InjectFault(tt.fault)
 			job, _, err := c.Jobs.Create(context.Background(), &workforce.JobCreate{WorkerID: seed.WorkerIDs[1], JobRequestID: seed.JobRequest1099ID})
-			assert.Equal(t, tt.sent, requestsTo(srv, http.MethodPost, "/api_v2/jobs"))
+			assert.Equal(t, tt.sent, countRequests(srv, http.MethodPost, "/api_v2/jobs"))
 			assert.Equal(t, tt.unknown, errors.Is(err, workforce.ErrOutcomeUnknown), "%v", err)
 			if tt.unknown {
 				assert.Contains(t, err.Error(), "may or may not have been done")
@@ -93,7 +82,7 @@ func TestUpdateOutcomeUnknownWhenAnEarlierAttemptActed(t *testing.T) {
 	srv.InjectFault(workforcetest.Fault{Method: http.MethodPatch, Path: path, DropAfter: true})
 
 	_, _, err = c.Jobs.Cancel(ctx, job.ID, workforce.CancelDecidedToCancel)
-	assert.Equal(t, 2, requestsTo(srv, http.MethodPatch, path), "an update is sent again")
+	assert.Equal(t, 2, countRequests(srv, http.MethodPatch, path), "an update is sent again")
 	assert.ErrorIs(t, err, workforce.ErrUnprocessable, "the second attempt finds it cancelled already")
 	assert.ErrorIs(t, err, workforce.ErrOutcomeUnknown, "the first attempt may have cancelled it")
 	state, _ := srv.JobState(job.ID)
@@ -173,7 +162,7 @@ func TestFindWhenTheCreateWasNotDone(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, seed.WorkerIDs[3], job.WorkerID)
 	assert.Len(t, jobsOf(t, c, seed.JobRequest1099ID, seed.WorkerIDs[3]), 1)
-	assert.Equal(t, 2, requestsTo(srv, http.MethodPost, "/api_v2/jobs/assign"), "the first was dropped unread, the second done")
+	assert.Equal(t, 2, countRequests(srv, http.MethodPost, "/api_v2/jobs/assign"), "the first was dropped unread, the second done")
 
 	_, err = c.Jobs.Find(ctx, seed.JobRequest1099ID, seed.WorkerIDs[4])
 	assert.ErrorIs(t, err, workforce.ErrNotFound)
@@ -208,8 +197,8 @@ func TestCreateAfter401AndExpiry(t *testing.T) {
 
 			job, _, err := c.Jobs.Create(ctx, &workforce.JobCreate{WorkerID: seed.WorkerIDs[1], JobRequestID: seed.JobRequest1099ID})
 			require.NoError(t, err)
-			assert.Equal(t, 2, requestsTo(srv, http.MethodPost, "/api_v2/jobs"), "refused once, sent again with a new token")
-			assert.Equal(t, 1, requestsTo(srv, http.MethodPost, "/api_v2/authenticate"), "one renewal")
+			assert.Equal(t, 2, countRequests(srv, http.MethodPost, "/api_v2/jobs"), "refused once, sent again with a new token")
+			assert.Equal(t, 1, countRequests(srv, http.MethodPost, "/api_v2/authenticate"), "one renewal")
 			assert.Len(t, jobsOf(t, c, seed.JobRequest1099ID, seed.WorkerIDs[1]), 1)
 			assert.Equal(t, seed.WorkerIDs[1], job.WorkerID)
 		})
