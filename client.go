@@ -538,7 +538,9 @@ func (c *Client) send(req *retryablehttp.Request, out any, key string) (*Respons
 	case int64(len(data)) > c.maxBody:
 		err = fmt.Errorf("the answer is larger than %d bytes", c.maxBody)
 	default:
-		err = decodeEnvelope(data, key, out)
+		var warnings []Warning
+		warnings, err = decodeEnvelope(data, key, out)
+		resp.Warnings = c.reportWarnings(ctx, method, path, warnings)
 	}
 	if err != nil { // a value quoted in the error may be a secret a server echoed
 		// A write answered 2xx was done; what it made is lost.

@@ -16,27 +16,47 @@ type document interface{ setRaw(json.RawMessage) }
 
 var documentType = reflect.TypeFor[document]()
 
+// A finisher completes a resource once it is decoded: IDs the API sends
+// only inside an embedded object (a Job's worker.id) fill the field that
+// names them.
+type finisher interface{ finish() }
+
 // decodeEnvelope decodes data into out, a pointer. When key is set and data
 // is an envelope (see unwrap), the value under key is decoded; otherwise
 // the whole document is, so that unwrapped answers decode too. Resources
 // decoded, alone or in a list, get their own JSON in Raw; a null where a
 // resource is due is an error, so that no caller is handed a nil resource
 // without one.
-func decodeEnvelope(data []byte, key string, out any) error {
+//
+// The answer is decoded by json.Unmarshal, the fast path. When a value
+// fits no field's Go type, it is decoded again record by record, leniently
+// (see decodeLenient): a value that fits no form of its field leaves the
+// field zero and is answered as a Warning, never failing the answer.
+func decodeEnvelope(data []byte, key string, out any) ([]Warning, error) {
 	unwrapped := false
 	if key != "" {
 		data, unwrapped = unwrap(data, key)
 	}
+	var warnings []Warning
 	if err := json.Unmarshal(data, out); err != nil {
-		return err
+		var syntax *json.SyntaxError
+		if errors.As(err, &syntax) {
+			return nil, err
+		}
+		var lenientErr error
+		if warnings, lenientErr = decodeLenient(data, out); lenientErr == errShape {
+			return nil, err
+		} else if lenientErr != nil {
+			return nil, lenientErr
+		}
 	}
 	if key != "" && !unwrapped {
 		// An unwrapped answer must be the resource: one with an ID has it.
 		if r, ok := reflect.ValueOf(out).Elem().Interface().(listed); ok && r != nil && !reflect.ValueOf(r).IsNil() && r.listID() == 0 {
-			return fmt.Errorf("the answer holds no %q and is not one", key)
+			return nil, fmt.Errorf("the answer holds no %q and is not one", key)
 		}
 	}
-	return keepDocuments(reflect.ValueOf(out).Elem(), bytes.TrimSpace(data))
+	return warnings, keepDocuments(reflect.ValueOf(out).Elem(), bytes.TrimSpace(data))
 }
 
 // unwrap answers the value under key when data is an envelope, else data.
@@ -49,7 +69,7 @@ func decodeEnvelope(data []byte, key string, out any) error {
 func unwrap(data []byte, key string) ([]byte, bool) {
 	v, ok, n := jsonscan.Find(data, key)
 	switch {
-	case !ok:
+	case !ok, n < 0: // no such member, or not a well-formed object: decoded whole, to its error
 		return data, false
 	case n == 1:
 		return v, true
@@ -74,6 +94,9 @@ func keepDocuments(v reflect.Value, data []byte) error {
 			return errors.New("null where a resource is due")
 		}
 		v.Interface().(document).setRaw(bytes.Clone(data))
+		if f, ok := v.Interface().(finisher); ok {
+			f.finish()
+		}
 	case v.Kind() == reflect.Slice && v.Type().Elem().Implements(documentType):
 		parts := jsonscan.Elements(data)
 		if len(parts) != v.Len() {

@@ -220,7 +220,7 @@ func TestTransportErrorUnwraps(t *testing.T) {
 
 func TestDecodeErrorOnBadSuccessBody(t *testing.T) {
 	t.Parallel()
-	for _, body := range []string{`{"job": "not an object"}`, `not json`, `{"job": {"id": "x"}}`} {
+	for _, body := range []string{`{"job": "not an object"}`, `not json`, `{"job": {"id": 1}`, `{"jobs": [{"id": 1}]}`} {
 		t.Run(body, func(t *testing.T) {
 			t.Parallel()
 			c, m := newMock(t)

@@ -7,8 +7,11 @@ import (
 	"fmt"
 	"iter"
 	"net/http"
+	"reflect"
 	"strings"
 	"time"
+
+	"github.com/workforce-marketplace/workforce-go/internal/jsonscan"
 )
 
 // JobRequestsService reads, posts, changes and cancels Job Requests: the
@@ -23,13 +26,25 @@ type JobRequest struct {
 	// RequestName is the Job Request's title.
 	RequestName string `json:"request_name"`
 	// CustomerID is the Customer the work is for; the CompanyID filter
-	// selects by it.
-	CustomerID int64  `json:"customer_id"`
+	// selects by it. It is customer_id when the API sends it, else
+	// company_id, the name the live API uses.
+	CustomerID int64 `json:"customer_id"`
+	// CompanyID is the same Customer's ID under the live API's name:
+	// company_id when sent, else customer_id.
+	CompanyID  int64  `json:"company_id"`
 	EmployerID int64  `json:"employer_id"`
 	Zip        string `json:"zip"`
+	// PostalCode and Country complete the address, as the API geocoded it.
+	PostalCode string `json:"postal_code"`
+	Country    string `json:"country"`
 	City       string `json:"city"`
 	Address    string `json:"address"`
 	Venue      string `json:"venue"`
+	// Latitude and Longitude are the venue's.
+	Latitude  Decimal `json:"latitude"`
+	Longitude Decimal `json:"longitude"`
+	// Timezone is the venue's time zone, as the API names it.
+	Timezone string `json:"timezone"`
 	// Slots is the number of Workers wanted; FilledSlots how many hold a
 	// filled Job.
 	Slots              int    `json:"slots"`
@@ -63,14 +78,34 @@ type JobRequest struct {
 	UsePendingState bool `json:"use_pending_state"`
 	// NotificationDistance is how far from the venue, in miles, Workers
 	// are notified.
-	NotificationDistance  Decimal `json:"notification_distance"`
-	PreferredCandidateIDs []int64 `json:"preferred_candidate_ids"`
+	NotificationDistance Decimal `json:"notification_distance"`
+	// PushAllNotificationsASAP is SwitchOn when every Worker is notified
+	// at once rather than in waves.
+	PushAllNotificationsASAP Switch `json:"push_all_notifications_asap"`
+	// Can is the API's undocumented "can" setting, as sent.
+	Can string `json:"can"`
+	// PreferredCandidateIDs are Workers offered the work first.
+	PreferredCandidateIDs IDs `json:"preferred_candidate_ids"`
+	// PreferredWonoloersInfo describes the preferred candidates, in a
+	// shape the API does not document: kept as sent.
+	PreferredWonoloersInfo json.RawMessage `json:"preferred_wonoloers_info"`
+	// ReRankedWorkerIDs are the Workers ranked by the last
+	// ReRankWorkers.
+	ReRankedWorkerIDs IDs `json:"re_ranked_worker_ids"`
 	// BanList holds the IDs of Workers who may not take the work.
-	BanList []int64 `json:"ban_list"`
+	BanList IDs `json:"ban_list"`
 	// BadgeRequirements are the Badges a Worker must hold to take a Job.
 	BadgeRequirements []BadgeRequirement `json:"badge_requirements"`
-	CreatedAt         Time               `json:"created_at"`
-	UpdatedAt         Time               `json:"updated_at"`
+	// CachedJobStates summarizes the states of the Job Request's Jobs, in
+	// a shape the API does not document: kept as sent.
+	CachedJobStates json.RawMessage `json:"cached_job_states"`
+	// FlagColor is the color the Requestor's dashboard flags it with.
+	FlagColor string `json:"flag_color"`
+	// InWhiteGlovesPeriod marks a Job Request the platform staffs with
+	// extra care, as for a new Customer.
+	InWhiteGlovesPeriod bool `json:"in_white_gloves_period"`
+	CreatedAt           Time `json:"created_at"`
+	UpdatedAt           Time `json:"updated_at"`
 
 	// Raw is the Job Request's JSON document as received, with every
 	// field, including those this type does not model.
@@ -81,10 +116,45 @@ func (j *JobRequest) setRaw(b json.RawMessage) { j.Raw = b }
 func (j *JobRequest) listID() int64            { return j.ID }
 func (j *JobRequest) updated() time.Time       { return j.UpdatedAt.Time }
 
+// finish fills each of the Customer's two IDs from the other, and the Job
+// Request's ID into its Badge requirements.
+func (j *JobRequest) finish() {
+	switch {
+	case j.CustomerID == 0:
+		j.CustomerID = j.CompanyID
+	case j.CompanyID == 0:
+		j.CompanyID = j.CustomerID
+	}
+	for i := range j.BadgeRequirements {
+		if j.BadgeRequirements[i].JobRequestID == 0 {
+			j.BadgeRequirements[i].JobRequestID = j.ID
+		}
+	}
+}
+
 // A BadgeRequirement is a Badge a Worker must hold to take a Job on a Job
-// Request.
+// Request. JobRequestParams sends BadgeID alone; the other fields are the
+// API's, read from a Job Request.
 type BadgeRequirement struct {
+	// ID is the requirement's own ID.
+	ID      int64 `json:"id"`
 	BadgeID int64 `json:"badge_id"`
+	// JobRequestID is job_request_id when sent, else the ID of the Job
+	// Request it came in.
+	JobRequestID     int64  `json:"job_request_id"`
+	BadgeName        string `json:"badge_name"`
+	BadgeIconURL     string `json:"badge_icon_url"`
+	BadgeDescription string `json:"badge_description"`
+	CreatedAt        Time   `json:"created_at"`
+	UpdatedAt        Time   `json:"updated_at"`
+}
+
+// MarshalJSON writes the requirement as JobRequestParams sends it:
+// {"badge_id": N}.
+func (r BadgeRequirement) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		BadgeID int64 `json:"badge_id"`
+	}{r.BadgeID})
 }
 
 // JobRequestState is the state of a Job Request. A state this SDK does
@@ -338,13 +408,25 @@ type Ranking struct {
 
 func (r *Ranking) setRaw(b json.RawMessage) { r.Raw = b }
 
+// finish fills WorkerID from the Worker when the API sends only that.
+func (r *Ranking) finish() {
+	if r.Worker != nil {
+		if r.WorkerID == 0 {
+			r.WorkerID = r.Worker.ID
+		}
+		r.Worker.finish()
+	}
+}
+
+// plainRanking is a Ranking without its methods, for decoding its fields.
+type plainRanking Ranking
+
 // UnmarshalJSON decodes a ranking and hands its Worker the Worker's JSON.
 func (r *Ranking) UnmarshalJSON(b []byte) error {
-	type plain Ranking // without this method
 	doc := struct {
-		*plain
-		Worker json.RawMessage `json:"worker"` // hides plain.Worker
-	}{plain: (*plain)(r)}
+		*plainRanking
+		Worker json.RawMessage `json:"worker"` // hides plainRanking.Worker
+	}{plainRanking: (*plainRanking)(r)}
 	if err := json.Unmarshal(b, &doc); err != nil {
 		return err
 	}
@@ -357,6 +439,16 @@ func (r *Ranking) UnmarshalJSON(b []byte) error {
 		r.Worker.Raw = w
 	}
 	return nil
+}
+
+// decodeLenient decodes a ranking field by field (see decodeLenient), and
+// hands its Worker the Worker's JSON.
+func (r *Ranking) decodeLenient(d *lenient, data []byte, path string) {
+	*r = Ranking{}
+	d.object(data, reflect.ValueOf((*plainRanking)(r)).Elem(), path)
+	if w, ok := jsonscan.Member(data, "worker"); ok && r.Worker != nil {
+		r.Worker.Raw = bytes.Clone(w)
+	}
 }
 
 // List returns one page of Job Requests, newest first. Public Pool keys

@@ -95,9 +95,9 @@ func TestJobRequestsGetDecodesLeniently(t *testing.T) {
 	assert.Equal(t, int64(6), jr.MultiDayJobRequestID)
 	assert.Equal(t, "AG-1", jr.AgentCode)
 	assert.Equal(t, "west/la", jr.OrganizationalPath)
-	assert.Equal(t, []int64{7, 8}, jr.PreferredCandidateIDs)
-	assert.Equal(t, []int64{11}, jr.BanList)
-	assert.Equal(t, []workforce.BadgeRequirement{{BadgeID: 2}}, jr.BadgeRequirements)
+	assert.Equal(t, workforce.IDs{7, 8}, jr.PreferredCandidateIDs)
+	assert.Equal(t, workforce.IDs{11}, jr.BanList)
+	assert.Equal(t, []workforce.BadgeRequirement{{BadgeID: 2, JobRequestID: jr.ID}}, jr.BadgeRequirements, "job_request_id is the Job Request's when not sent")
 	assert.Equal(t, time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC), jr.UpdatedAt.Time)
 
 	assertKept(t, jr.Raw, "surge_multiplier", `"1.2"`)

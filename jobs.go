@@ -18,13 +18,18 @@ type Job struct {
 	ID           int64    `json:"id"`
 	State        JobState `json:"state"`
 	JobRequestID int64    `json:"job_request_id"`
-	WorkerID     int64    `json:"worker_id"`
-	CreatedAt    Time     `json:"created_at"`
-	UpdatedAt    Time     `json:"updated_at"`
-	ConfirmedAt  Time     `json:"confirmed_at"`
-	StartedAt    Time     `json:"started_at"`
-	CompletedAt  Time     `json:"completed_at"`
-	FinishedAt   Time     `json:"finished_at"`
+	// WorkerID is the Worker's ID: worker_id when the API sends it, else
+	// the embedded Worker's id (the live API sends only worker.id).
+	WorkerID int64 `json:"worker_id"`
+	// EmployerID is the Employer's ID: employer_id when the API sends it,
+	// else the embedded Employer's id.
+	EmployerID  int64 `json:"employer_id"`
+	CreatedAt   Time  `json:"created_at"`
+	UpdatedAt   Time  `json:"updated_at"`
+	ConfirmedAt Time  `json:"confirmed_at"`
+	StartedAt   Time  `json:"started_at"`
+	CompletedAt Time  `json:"completed_at"`
+	FinishedAt  Time  `json:"finished_at"`
 	// HoursWorked is the hours the Worker spent on the Job.
 	HoursWorked Decimal `json:"hours_worked"`
 	// ActualDuration is the minutes the Job actually lasted, as the
@@ -39,9 +44,12 @@ type Job struct {
 	W2HourlyRate   Decimal        `json:"w2_hourly_rate"`
 	W2PaymentRef   string         `json:"w2_payment_ref"`
 	W2PayStatus    W2PayStatus    `json:"w2_pay_status"`
-	// CancelledReason is one of the CancelReason constants or free text.
+	// CancelledReason is one of the CancelReason constants or free text,
+	// when the API sends it: the live API's Jobs have been seen without
+	// it, so "" does not mean the Job was not cancelled (State says).
 	CancelledReason CancelReason `json:"cancelled_reason"`
-	// Worker and Employer are the embedded Users, when the API sends them.
+	// Worker and Employer are the embedded Users, when the API sends them,
+	// with the fields the API embeds (see User).
 	Worker   *User `json:"worker"`
 	Employer *User `json:"employer"`
 	// Transitions are the Job's state changes, newest first.
@@ -53,8 +61,29 @@ type Job struct {
 }
 
 func (j *Job) setRaw(b json.RawMessage) { j.Raw = b }
-func (j *Job) listID() int64            { return j.ID }
-func (j *Job) updated() time.Time       { return j.UpdatedAt.Time }
+
+// finish fills the IDs the API sends only inside embedded objects.
+func (j *Job) finish() {
+	if j.Worker != nil {
+		if j.WorkerID == 0 {
+			j.WorkerID = j.Worker.ID
+		}
+		j.Worker.finish()
+	}
+	if j.Employer != nil {
+		if j.EmployerID == 0 {
+			j.EmployerID = j.Employer.ID
+		}
+		j.Employer.finish()
+	}
+	for i := range j.Transitions {
+		if j.Transitions[i].JobID == 0 {
+			j.Transitions[i].JobID = j.ID
+		}
+	}
+}
+func (j *Job) listID() int64      { return j.ID }
+func (j *Job) updated() time.Time { return j.UpdatedAt.Time }
 
 // A Transition records a Job entering a state.
 type Transition struct {

@@ -166,7 +166,7 @@ func TestJobsGetDecodesLeniently(t *testing.T) {
 			require.NotNil(t, job.Worker)
 			assert.Equal(t, "Ada", job.Worker.FirstName)
 			assert.Equal(t, 4.5, job.Worker.Rating.Float64())
-			assert.JSONEq(t, `true`, string(job.Worker.DrugTested))
+			assert.True(t, job.Worker.DrugTested)
 			assert.False(t, job.Employer.Rating.Valid())
 			require.Len(t, job.Transitions, 1)
 			assert.Equal(t, "34.042019", job.Transitions[0].Latitude.String())

@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -23,6 +24,39 @@ func (c *Client) log(req *retryablehttp.Request, resp *Response, took time.Durat
 		return
 	}
 	c.logger.LogAttrs(req.Context(), slog.LevelDebug, "workforce: call", attrs...)
+}
+
+// maxLoggedWarnings bounds the lines logged for the warnings of one answer.
+const maxLoggedWarnings = 10
+
+// reportWarnings readies the warnings of an answer to method path for the
+// caller: each value redacted of the call's secrets, then cut to 64 bytes.
+// It logs each (up to maxLoggedWarnings, then their number) at debug level.
+func (c *Client) reportWarnings(ctx context.Context, method, path string, warnings []Warning) []Warning {
+	if len(warnings) == 0 {
+		return nil
+	}
+	rd := c.redactorFor(ctx)
+	for i := range warnings {
+		v := rd.String(warnings[i].Value)
+		if len(v) > 64 {
+			v = strings.ToValidUTF8(v[:64], "") + "…"
+		}
+		warnings[i].Value = v
+	}
+	if c.logger != nil {
+		for i, w := range warnings {
+			if i == maxLoggedWarnings {
+				c.logger.LogAttrs(ctx, slog.LevelDebug, "workforce: more values fit no form of their field",
+					slog.String("method", method), slog.String("path", path), slog.Int("more", len(warnings)-i))
+				break
+			}
+			c.logger.LogAttrs(ctx, slog.LevelDebug, "workforce: a value fits no form of its field; the field is left zero",
+				slog.String("method", method), slog.String("path", path), slog.Int("index", w.Index), slog.Int64("id", w.ID),
+				slog.String("field", w.Field), slog.String("value", w.Value), slog.String("want", w.Want))
+		}
+	}
+	return warnings
 }
 
 // logAttempt is retryablehttp's RequestLogHook: it logs each attempt after

@@ -45,6 +45,11 @@ type Response struct {
 	// which the client cannot know, so only an empty page is known to be the
 	// last.
 	NextPage int
+
+	// Warnings lists the values of the answer that fit no form of their
+	// field: each field was left at its zero value, and its record kept
+	// with the value in its Raw. Empty when every value fit.
+	Warnings []Warning
 }
 
 // newResponse wraps hr. Its Request is replaced by a copy that cannot give

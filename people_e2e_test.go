@@ -46,8 +46,10 @@ func TestE2EUsers(t *testing.T) {
 	assert.Equal(t, workforce.UserWorker, u.Type)
 	assert.Equal(t, "Zoë", u.FirstName)
 	assert.Equal(t, "IL", u.AddressState)
-	assert.JSONEq(t, "true", string(u.DrugTested))
-	assert.Contains(t, string(u.UserBadges), fmt.Sprintf(`"badge_id":%d`, seed.BadgeID))
+	assert.True(t, u.DrugTested)
+	require.Len(t, u.UserBadges, 1)
+	assert.Equal(t, seed.BadgeID, u.UserBadges[0].BadgeID)
+	assert.Equal(t, u.ID, u.UserBadges[0].UserID)
 	assert.NotContains(t, string(u.Raw), "correct-horse")
 	for _, req := range srv.Requests() {
 		assert.NotContains(t, string(req.Body), "correct-horse", "the fake's log hides passwords")

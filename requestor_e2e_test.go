@@ -346,7 +346,9 @@ func TestE2EBadges(t *testing.T) {
 	assert.Equal(t, "Holds a current food handler card.", deleted.Description)
 	worker, _, err := c.Users.Get(ctx, seed.WorkerIDs[0])
 	require.NoError(t, err)
-	assert.NotContains(t, string(worker.UserBadges), fmt.Sprintf(`"badge_id":%d`, created.ID))
+	for _, b := range worker.UserBadges {
+		assert.NotEqual(t, created.ID, b.BadgeID)
+	}
 
 	// 404
 	_, _, err = c.Badges.Get(ctx, created.ID)
@@ -471,9 +473,11 @@ func TestE2EJobRequests(t *testing.T) {
 	assert.Equal(t, "west/la", created.OrganizationalPath)
 	assert.False(t, created.UsePendingState)
 	assert.Equal(t, "25", created.NotificationDistance.String())
-	assert.Equal(t, []int64{seed.WorkerIDs[0]}, created.PreferredCandidateIDs)
-	assert.Equal(t, []int64{seed.WorkerIDs[3]}, created.BanList)
-	assert.Equal(t, []workforce.BadgeRequirement{{BadgeID: seed.BadgeID}}, created.BadgeRequirements)
+	assert.Equal(t, workforce.IDs{seed.WorkerIDs[0]}, created.PreferredCandidateIDs)
+	assert.Equal(t, workforce.IDs{seed.WorkerIDs[3]}, created.BanList)
+	require.Len(t, created.BadgeRequirements, 1)
+	assert.Equal(t, seed.BadgeID, created.BadgeRequirements[0].BadgeID)
+	assert.Equal(t, created.ID, created.BadgeRequirements[0].JobRequestID)
 	assert.True(t, created.CreatedAt.Equal(srv.Now()))
 	assert.True(t, created.UpdatedAt.Equal(created.CreatedAt.Time))
 
@@ -506,7 +510,7 @@ func TestE2EJobRequests(t *testing.T) {
 	assert.Equal(t, 4, updated.Slots)
 	assert.Equal(t, "DC 5", updated.Venue)
 	assert.InDelta(t, 21, updated.Wage.Float64(), 1e-9)
-	assert.Equal(t, []int64{seed.WorkerIDs[3], seed.WorkerIDs[4]}, updated.BanList)
+	assert.Equal(t, workforce.IDs{seed.WorkerIDs[3], seed.WorkerIDs[4]}, updated.BanList)
 	assert.False(t, updated.OpenRequest, "Ptr(false) is sent")
 	assert.Equal(t, "Night Shift Pickers", updated.RequestName, "what the update does not set stays")
 	assert.Equal(t, "AG-42", updated.AgentCode)
@@ -569,7 +573,7 @@ func TestE2EJobRequests(t *testing.T) {
 	after, _, err := c.JobRequests.Get(ctx, created.ID)
 	require.NoError(t, err)
 	assert.Equal(t, workforce.JobRequestPosted, after.State, "refused updates change nothing")
-	assert.Equal(t, []int64{seed.WorkerIDs[0]}, after.PreferredCandidateIDs)
+	assert.Equal(t, workforce.IDs{seed.WorkerIDs[0]}, after.PreferredCandidateIDs)
 	assert.Len(t, walk(t, c.JobRequests.All(ctx, nil), jobRequestID), 10, "refused creates made nothing")
 
 	// 404

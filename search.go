@@ -1,11 +1,15 @@
 package workforce
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"reflect"
 	"strings"
+
+	"github.com/workforce-marketplace/workforce-go/internal/jsonscan"
 )
 
 // SearchService finds Users, Customers, Job Requests and Badges by a piece
@@ -77,8 +81,52 @@ func decodeRecords[T any, PT interface {
 			return nil, fmt.Errorf("%s: element %d: %w", key, i, err)
 		}
 		records[i].setRaw(part)
+		if f, ok := any(records[i]).(finisher); ok {
+			f.finish()
+		}
 	}
 	return records, nil
+}
+
+// decodeLenient decodes each kind's list record by record (see
+// decodeLenient), each record with its own JSON in Raw. A null record is
+// an error, as it is to UnmarshalJSON.
+func (r *SearchResult) decodeLenient(d *lenient, data []byte, path string) {
+	*r = SearchResult{}
+	r.Users = lenientRecords[User](d, data, path, "users")
+	r.Customers = lenientRecords[Customer](d, data, path, "customers")
+	r.JobRequests = lenientRecords[JobRequest](d, data, path, "job_requests")
+	r.Badges = lenientRecords[Badge](d, data, path, "badges")
+}
+
+// lenientRecords decodes the records of the list under key in data as
+// decodeRecords does, leniently.
+func lenientRecords[T any, PT interface {
+	*T
+	document
+}](d *lenient, data []byte, path, key string) []PT {
+	list, ok := jsonscan.Member(data, key)
+	if !ok || string(list) == "null" {
+		return nil
+	}
+	parts := jsonscan.Elements(list)
+	if parts == nil {
+		d.warn(list, reflect.ValueOf(new([]PT)).Elem(), join(path, key))
+		return nil
+	}
+	records := make([]PT, len(parts))
+	for i, part := range parts {
+		if string(part) == "null" && d.err == nil {
+			d.err = fmt.Errorf("%s: element %d: null where a resource is due", key, i)
+		}
+		records[i] = new(T)
+		d.record(part, reflect.ValueOf(records[i]).Elem(), fmt.Sprintf("%s[%d]", join(path, key), i))
+		records[i].setRaw(bytes.Clone(part))
+		if f, ok := any(records[i]).(finisher); ok {
+			f.finish()
+		}
+	}
+	return records
 }
 
 // Query searches the names and emails of Users, the names of Customers and

@@ -49,12 +49,13 @@ func TestSearchDecodesLeniently(t *testing.T) {
 		body string
 		ok   bool
 	}{
-		"kinds missing":      {`{"users": [{"id": 1}]}`, true},
-		"a null kind":        {`{"users": null, "badges": [{"id": 2, "name": "Forklift"}]}`, true},
-		"wrapped":            {`{"search": {"users": [], "customers": [], "job_requests": [], "badges": [{"id": 2}]}}`, true},
-		"a null record":      {`{"users": [null]}`, false},
-		"a kind not a list":  {`{"badges": {"id": 2}}`, false},
-		"a malformed record": {`{"customers": [{"id": "x"}]}`, false},
+		"kinds missing":          {`{"users": [{"id": 1}]}`, true},
+		"a null kind":            {`{"users": null, "badges": [{"id": 2, "name": "Forklift"}]}`, true},
+		"wrapped":                {`{"search": {"users": [], "customers": [], "job_requests": [], "badges": [{"id": 2}]}}`, true},
+		"a null record":          {`{"users": [null]}`, false},
+		"a kind not a list":      {`{"badges": {"id": 2}, "users": [{"id": 1}]}`, true},
+		"a malformed record":     {`{"customers": [{"id": "x"}]}`, true},
+		"a record not an object": {`{"customers": [5]}`, false},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {

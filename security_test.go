@@ -248,25 +248,41 @@ func TestEnvelopesThatHoldNothingUsable(t *testing.T) {
 // timestamp is due, in lower case that the decoder upper-cases.
 func TestDecodeErrorsHideSecrets(t *testing.T) {
 	t.Parallel()
-	c, m := newMock(t)
+	logs := &lockedBuffer{}
+	c, m := newMock(t, workforce.WithLogger(slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
 	m.RegisterResponder(http.MethodGet, mockBase+"/api_v2/jobs/42",
 		httpmock.NewStringResponder(200, `{"job": {"id": 42, "updated_at": "`+testSecretKey+`"}}`))
-	_, _, err := c.Jobs.Get(context.Background(), 42)
+	job, resp, err := c.Jobs.Get(context.Background(), 42)
+	require.NoError(t, err, "a value that fits no form is a warning")
+	assert.True(t, job.UpdatedAt.IsZero())
+	require.Len(t, resp.Warnings, 1)
+	assert.Equal(t, "updated_at", resp.Warnings[0].Field)
+	for _, text := range []string{resp.Warnings[0].Value, resp.Warnings[0].String(), logs.String()} {
+		assert.NotContains(t, strings.ToUpper(text), strings.ToUpper(testSecretKey[8:]))
+	}
+	assert.Contains(t, logs.String(), "updated_at", "the warning is logged")
+
+	m.RegisterResponder(http.MethodGet, mockBase+"/api_v2/jobs/43",
+		httpmock.NewStringResponder(200, `{"job": {"id": 43, "updated_at": "`+testSecretKey+`"`))
+	_, _, err = c.Jobs.Get(context.Background(), 43)
 	require.Error(t, err)
 	assert.NotContains(t, strings.ToUpper(err.Error()), strings.ToUpper(testSecretKey[8:]))
 }
 
-// TestMalformedValueIsNotAnArgumentError checks that a bad decimal in an
-// answer is a DecodeError that does not match ErrInvalidArgument.
-func TestMalformedValueIsNotAnArgumentError(t *testing.T) {
+// TestMalformedValueIsAWarning checks that a bad decimal in an answer
+// leaves its field zero with a warning naming it, keeps the record and its
+// document, and is neither a DecodeError nor an ErrInvalidArgument.
+func TestMalformedValueIsAWarning(t *testing.T) {
 	t.Parallel()
 	c, m := newMock(t)
 	m.RegisterResponder(http.MethodGet, mockBase+"/api_v2/jobs/42",
-		httpmock.NewStringResponder(200, `{"job": {"id": 42, "hours_worked": "abc"}}`))
-	_, _, err := c.Jobs.Get(context.Background(), 42)
-	var decodeErr *workforce.DecodeError
-	require.ErrorAs(t, err, &decodeErr)
-	assert.NotErrorIs(t, err, workforce.ErrInvalidArgument)
+		httpmock.NewStringResponder(200, `{"job": {"id": 42, "hours_worked": "abc", "state": "filled"}}`))
+	job, resp, err := c.Jobs.Get(context.Background(), 42)
+	require.NoError(t, err)
+	assert.Equal(t, workforce.JobFilled, job.State)
+	assert.False(t, job.HoursWorked.Valid())
+	assert.Equal(t, []workforce.Warning{{ID: 42, Field: "hours_worked", Value: `"abc"`, Want: "decimal"}}, resp.Warnings)
+	assert.Contains(t, string(job.Raw), `"abc"`)
 }
 
 // A server that echoes secrets in its request ID header: the ID the SDK

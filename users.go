@@ -19,38 +19,57 @@ import (
 // Employers.
 type UsersService service
 
-// A User is a Worker or an Employer (a Requestor). Jobs embed theirs.
+// A User is a Worker or an Employer (a Requestor). Jobs embed theirs: an
+// embedded User carries the fields of a Job's worker and employer (id,
+// external_id, type, names, avatar_url, city, zip, rating, suspended,
+// latitude, longitude, workplace_image_url, logo_url, business_name,
+// email, gender, the W2 fields, dob, ssn, address, address_state,
+// user_badges), GET /users the others; a field not sent is zero.
 type User struct {
-	ID                  int64           `json:"id"`
-	Type                UserType        `json:"type"`
-	FirstName           string          `json:"first_name"`
-	LastName            string          `json:"last_name"`
-	Email               string          `json:"email"`
-	Phone               string          `json:"phone"`
-	Gender              string          `json:"gender"`
-	AvatarURL           string          `json:"avatar_url"`
-	Address             string          `json:"address"`
-	City                string          `json:"city"`
-	AddressState        string          `json:"address_state"`
-	Zip                 string          `json:"zip"`
-	Suspended           bool            `json:"suspended"`
-	SuspendedAt         Time            `json:"suspended_at"`
-	Rating              Decimal         `json:"rating"`
-	AgreedToTerms       bool            `json:"agreed_to_terms"`
-	AgreedToTermsDate   Time            `json:"agreed_to_terms_date"`
-	ExternalID          string          `json:"external_id"`
-	OnboardingLastState string          `json:"onboarding_last_state"`
-	W2EmployeeID        string          `json:"w2_employee_id"`
-	W2OnboardingStatus  string          `json:"w2_onboarding_status"`
-	DrugTested          json.RawMessage `json:"drug_tested"` // undocumented type: kept as sent
-	VerifiedPhone       bool            `json:"verified_phone"`
-	PhoneVerifiedAt     Time            `json:"phone_verified_at"`
-	CustomerID          int64           `json:"customer_id"`
-	Role                string          `json:"role"`
-	Title               string          `json:"title"`
-	SyncedWorkerID      int64           `json:"synced_worker_id"`
-	UserBadges          json.RawMessage `json:"user_badges"` // undocumented shape: kept as sent
-	UpdatedAt           Time            `json:"updated_at"`
+	ID                  int64    `json:"id"`
+	Type                UserType `json:"type"`
+	FirstName           string   `json:"first_name"`
+	LastName            string   `json:"last_name"`
+	Email               string   `json:"email"`
+	Phone               string   `json:"phone"`
+	Gender              string   `json:"gender"`
+	AvatarURL           string   `json:"avatar_url"`
+	Address             string   `json:"address"`
+	City                string   `json:"city"`
+	AddressState        string   `json:"address_state"`
+	Zip                 string   `json:"zip"`
+	Suspended           bool     `json:"suspended"`
+	SuspendedAt         Time     `json:"suspended_at"`
+	Rating              Decimal  `json:"rating"`
+	AgreedToTerms       bool     `json:"agreed_to_terms"`
+	AgreedToTermsDate   Time     `json:"agreed_to_terms_date"`
+	ExternalID          string   `json:"external_id"`
+	OnboardingLastState string   `json:"onboarding_last_state"`
+	W2EmployeeID        string   `json:"w2_employee_id"`
+	W2OnboardingStatus  string   `json:"w2_onboarding_status"`
+	W2OnboardingStarted bool     `json:"w2_onboarding_started"`
+	// DrugTested and VerifiedPhone are read from a boolean or from the
+	// text the API may send instead ("true", "false", "1", "0").
+	DrugTested      bool   `json:"drug_tested"`
+	VerifiedPhone   bool   `json:"verified_phone"`
+	PhoneVerifiedAt Time   `json:"phone_verified_at"`
+	CustomerID      int64  `json:"customer_id"`
+	Role            string `json:"role"`
+	Title           string `json:"title"`
+	SyncedWorkerID  int64  `json:"synced_worker_id"`
+	// Latitude and Longitude are where the User is based.
+	Latitude  Decimal `json:"latitude"`
+	Longitude Decimal `json:"longitude"`
+	// DOB is the date of birth, and SSN the social security number (the
+	// API sends "" for it): personal data, to be handled as such.
+	DOB               Date   `json:"dob"`
+	SSN               string `json:"ssn"`
+	BusinessName      string `json:"business_name"`
+	LogoURL           string `json:"logo_url"`
+	WorkplaceImageURL string `json:"workplace_image_url"`
+	// UserBadges are the Badges the User holds.
+	UserBadges []UserBadge `json:"user_badges"`
+	UpdatedAt  Time        `json:"updated_at"`
 
 	// Raw is the User's JSON document as received, with every field,
 	// including those this type does not model. A User embedded in a Job
@@ -58,9 +77,36 @@ type User struct {
 	Raw json.RawMessage `json:"-"`
 }
 
+// A UserBadge is a User's holding of a Badge. Its ID is the holding's own,
+// the one UserBadgeAttributes.ID names to take it away.
+type UserBadge struct {
+	ID int64 `json:"id"`
+	// UserID is the holder: user_id when the API sends it, else the ID of
+	// the User it came in.
+	UserID  int64 `json:"user_id"`
+	BadgeID int64 `json:"badge_id"`
+	// ExpiresAt is when the holding lapses; zero when it does not.
+	ExpiresAt Time `json:"expires_at"`
+	// Suspended marks a holding that does not count for now.
+	Suspended bool   `json:"suspended"`
+	Category  string `json:"category"`
+	CreatedAt Time   `json:"created_at"`
+	UpdatedAt Time   `json:"updated_at"`
+}
+
 func (u *User) setRaw(b json.RawMessage) { u.Raw = b }
 func (u *User) listID() int64            { return u.ID }
-func (u *User) updated() time.Time       { return u.UpdatedAt.Time }
+
+// finish fills the IDs the API sends only in the User itself.
+func (u *User) finish() {
+	for i := range u.UserBadges {
+		if u.UserBadges[i].UserID == 0 {
+			u.UserBadges[i].UserID = u.ID
+		}
+	}
+}
+
+func (u *User) updated() time.Time { return u.UpdatedAt.Time }
 
 // UserType tells Workers from Employers. A type this SDK does not know is
 // kept as it was sent when decoding, but refused when sending.

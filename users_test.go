@@ -96,7 +96,7 @@ func TestUsersGetDecodesLeniently(t *testing.T) {
 			assert.Equal(t, time.Date(2026, 1, 2, 9, 4, 5, 678e6, time.UTC), u.AgreedToTermsDate.UTC())
 			assert.True(t, u.SuspendedAt.IsZero())
 			assert.Zero(t, u.CustomerID, "null is zero")
-			assert.JSONEq(t, `[{"id": 3, "badge_id": 11}]`, string(u.UserBadges))
+			assert.Equal(t, []workforce.UserBadge{{ID: 3, UserID: 7, BadgeID: 11}}, u.UserBadges, "user_id is the User's when not sent")
 			var extra struct {
 				Shift string `json:"favourite_shift"`
 			}

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 )
 
 // A Decimal is a decimal number as the API sends it: wages, rates, ratings,
@@ -231,4 +232,108 @@ func (w WallClock) MarshalJSON() ([]byte, error) {
 		return []byte("null"), nil
 	}
 	return json.Marshal(w.String())
+}
+
+// A Date is a day of the calendar in no time zone, as the API writes dates
+// of birth: "1990-04-01". Its zero value means absent.
+type Date struct {
+	Year  int
+	Month time.Month
+	Day   int
+}
+
+// IsZero reports whether d is the zero Date, "absent".
+func (d Date) IsZero() bool { return d == Date{} }
+
+// String writes d as "YYYY-MM-DD", or "" when zero.
+func (d Date) String() string {
+	if d.IsZero() {
+		return ""
+	}
+	return fmt.Sprintf("%04d-%02d-%02d", d.Year, int(d.Month), d.Day)
+}
+
+// MarshalJSON writes d as "YYYY-MM-DD", or null when zero.
+func (d Date) MarshalJSON() ([]byte, error) {
+	if d.IsZero() {
+		return []byte("null"), nil
+	}
+	return json.Marshal(d.String())
+}
+
+// UnmarshalJSON reads "YYYY-MM-DD", or the day of an RFC 3339 timestamp
+// (as written, not converted), or null or "" for none.
+func (d *Date) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	if string(b) == "null" {
+		*d = Date{}
+		return nil
+	}
+	s, quoted, err := unquote(b)
+	if err != nil || !quoted {
+		return fmt.Errorf("workforce: date %.40s is not a string", b)
+	}
+	if s = strings.TrimSpace(s); s == "" {
+		*d = Date{}
+		return nil
+	}
+	day := s
+	if len(s) > 10 && (s[10] == 'T' || s[10] == 't' || s[10] == ' ') {
+		day = s[:10]
+	}
+	t, err := time.Parse(time.DateOnly, day)
+	if err != nil {
+		return fmt.Errorf("workforce: %.40q is not a date written YYYY-MM-DD", s)
+	}
+	*d = Date{t.Year(), t.Month(), t.Day()}
+	return nil
+}
+
+// IDs is a list of record IDs, as the API writes them: a JSON array of
+// numbers or of strings holding them, or one string of IDs separated by
+// commas or spaces ("105,107" or "[105, 107]"). null and "" are an empty
+// list.
+type IDs []int64
+
+// UnmarshalJSON reads the forms IDs describes. An element that is not an
+// ID is an error.
+func (ids *IDs) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	var items []json.RawMessage
+	switch {
+	case string(b) == "null":
+		*ids = nil
+		return nil
+	case len(b) > 0 && b[0] == '[':
+		if err := json.Unmarshal(b, &items); err != nil {
+			return err
+		}
+	case len(b) > 0 && b[0] == '"':
+		s, _, err := unquote(b)
+		if err != nil {
+			return err
+		}
+		for _, f := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == '[' || r == ']' || unicode.IsSpace(r) }) {
+			items = append(items, json.RawMessage(f))
+		}
+	default:
+		items = []json.RawMessage{b} // one ID
+	}
+	out := make(IDs, 0, len(items))
+	for _, item := range items {
+		if string(item) == "null" {
+			continue
+		}
+		s, _, err := unquote(item)
+		if err != nil {
+			return err
+		}
+		id, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+		if err != nil {
+			return fmt.Errorf("workforce: %.40q is not an ID", s)
+		}
+		out = append(out, id)
+	}
+	*ids = out
+	return nil
 }

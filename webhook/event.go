@@ -38,6 +38,10 @@ type Event struct {
 	JobRequest *workforce.JobRequest
 	// Resource is the resource's JSON document, the value under Key.
 	Resource json.RawMessage
+	// Warnings lists the values of the resource that fit no form of their
+	// field, each left zero (see workforce.Warning); empty when every
+	// value fit.
+	Warnings []workforce.Warning
 	// Body is the delivery's body as received.
 	Body []byte
 }
@@ -49,7 +53,10 @@ var ErrMalformedEvent = errors.New("webhook: malformed event")
 // Parse reads a verified delivery body into an Event. The body must be a
 // JSON object with one member, the resource wrapped in its singular name;
 // a name that is not known is an event of kind KindUnknown, not an error.
-// The Event keeps body, and the decoded resource's Raw aliases it.
+// The resource is decoded as the client decodes answers (see
+// workforce.Decode): a value that fits no form of its field is a warning,
+// not an error. The Event keeps body; the decoded resource's Raw is a copy
+// of its part.
 func Parse(body []byte) (*Event, error) {
 	var doc map[string]json.RawMessage
 	if err := json.Unmarshal(body, &doc); err != nil {
@@ -73,16 +80,12 @@ func Parse(body []byte) (*Event, error) {
 	switch ev.Key {
 	case string(KindJob):
 		ev.Kind = KindJob
-		ev.Job = &workforce.Job{}
-		if err = json.Unmarshal(ev.Resource, ev.Job); err == nil {
-			ev.Job.Raw = ev.Resource
+		if ev.Warnings, err = workforce.Decode(ev.Resource, &ev.Job); err == nil {
 			ev.ID, ev.State = ev.Job.ID, string(ev.Job.State)
 		}
 	case string(KindJobRequest):
 		ev.Kind = KindJobRequest
-		ev.JobRequest = &workforce.JobRequest{}
-		if err = json.Unmarshal(ev.Resource, ev.JobRequest); err == nil {
-			ev.JobRequest.Raw = ev.Resource
+		if ev.Warnings, err = workforce.Decode(ev.Resource, &ev.JobRequest); err == nil {
 			ev.ID, ev.State = ev.JobRequest.ID, string(ev.JobRequest.State)
 		}
 	default: // unknown: what every resource has, read leniently

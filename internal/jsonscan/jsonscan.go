@@ -37,6 +37,12 @@ func Find(data []byte, key string) (value []byte, ok bool, n int) {
 	return value, value != nil, n
 }
 
+// Members calls fn with the name (as written, escapes kept) and the value
+// of each member of the top-level object data, in order, until fn returns
+// false. It reports whether data was an object scanned to its end (or to
+// where fn stopped).
+func Members(data []byte, fn func(name, value []byte) bool) bool { return walk(data, fn) }
+
 // Len returns how many members the top-level object data has, or -1 when
 // data is not a well-formed object.
 func Len(data []byte) int {

@@ -1,0 +1,541 @@
+package workforce
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"reflect"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/workforce-marketplace/workforce-go/internal/jsonscan"
+)
+
+// A Warning is a value of an answer that fits none of the forms its field
+// takes: the field was left at its zero value and the record kept, its Raw
+// still holding the value. Response.Warnings lists them for List and Get
+// calls; the client also logs each at Debug level (iterators included).
+type Warning struct {
+	// Index is the record's place in the list the answer holds, from 0; 0
+	// for an answer holding one record.
+	Index int
+	// ID is the record's ID, or 0 when it has none that could be read.
+	ID int64
+	// Field is the value's path in the record, by JSON names, such as
+	// "drug_tested", "worker.rating" or "transitions[1].latitude".
+	Field string
+	// Value is the value as sent, in JSON, cut to 64 bytes, with the keys,
+	// token and secrets the client knows replaced.
+	Value string
+	// Want names the kind of value the field takes, such as "boolean",
+	// "integer", "decimal" or "timestamp".
+	Want string
+}
+
+// String describes w in one line, such as
+// `record 3 (id 1007): worker.drug_tested: "maybe" is not a boolean`.
+func (w Warning) String() string {
+	field := w.Field
+	if field == "" {
+		field = "the record"
+	}
+	return fmt.Sprintf("record %d (id %d): %s: %s is not a %s", w.Index, w.ID, field, w.Value, w.Want)
+}
+
+// Decode decodes data, the JSON document of a resource as the API writes
+// it (a Job, a Job Request, a User, ...) or a JSON array of them, into v,
+// a non-nil pointer to the SDK's type for it (*Job, *[]*Job, ...), as the
+// client decodes answers: every scalar in any of its plausible forms, each
+// resource with its own document in Raw, IDs sent only in embedded objects
+// filled in. A value that fits no form of its field leaves the field zero
+// and is answered as a Warning (its Value cut to 64 bytes, not redacted);
+// only JSON that is not well formed, or not of v's shape, is an error.
+// Webhook receivers and stores of Raw documents use it.
+func Decode(data []byte, v any) ([]Warning, error) {
+	if rv := reflect.ValueOf(v); rv.Kind() != reflect.Pointer || rv.IsNil() {
+		return nil, &ArgumentError{Name: "v", Reason: "must be a non-nil pointer"}
+	}
+	warnings, err := decodeEnvelope(data, "", v)
+	for i := range warnings {
+		if w := warnings[i].Value; len(w) > 64 {
+			warnings[i].Value = strings.ToValidUTF8(w[:64], "") + "…"
+		}
+	}
+	return warnings, err
+}
+
+// maxWarningValue bounds the part of a value a Warning keeps before the
+// client redacts it and cuts it to 64 bytes: longer than any key or token,
+// so that none is cut before it is recognized.
+const maxWarningValue = 256
+
+// errShape is decodeLenient's answer when the answer is not the shape out
+// has (an object where a list is due): the strict decoder's error says it
+// best.
+var errShape = errors.New("the answer does not have the shape of the result")
+
+// decodeLenient decodes data, valid JSON that json.Unmarshal could not
+// decode into out (a value of a field fits no form of its Go type), record
+// by record: each record that json.Unmarshal decodes is decoded so, the
+// others field by field, taking the plausible forms of each scalar (see
+// lenient.value) and leaving a value that fits none at its zero value,
+// with a Warning. A list element that is not an object, where a record is
+// due, is an error.
+func decodeLenient(data []byte, out any) ([]Warning, error) {
+	d := &lenient{tables: map[reflect.Type]*fieldTable{}}
+	v := reflect.ValueOf(out).Elem()
+	data = bytes.TrimSpace(data)
+	if v.Kind() == reflect.Slice && v.Type().Elem().Kind() != reflect.Uint8 {
+		if len(data) == 0 || data[0] != '[' {
+			return nil, errShape
+		}
+		parts := jsonscan.Elements(data)
+		s := reflect.MakeSlice(v.Type(), len(parts), len(parts))
+		for i, part := range parts {
+			d.index = i
+			d.record(part, s.Index(i), "")
+			if d.err != nil {
+				return nil, fmt.Errorf("element %d: %w", i, d.err)
+			}
+		}
+		v.Set(s)
+		return d.warnings, nil
+	}
+	d.record(data, v, "")
+	return d.warnings, d.err
+}
+
+// lenient is one lenient decoding: the field tables of the types it met,
+// and what it found.
+type lenient struct {
+	tables   map[reflect.Type]*fieldTable
+	warnings []Warning
+	index    int   // the place of the record being decoded in the answer's list
+	err      error // the first record that is not an object
+}
+
+// A lenientDecoder decodes itself with d, leniently: the types whose
+// UnmarshalJSON does more than decode fields (Ranking hands its Worker a
+// document; SearchResult decodes records).
+type lenientDecoder interface {
+	decodeLenient(d *lenient, data []byte, path string)
+}
+
+// record decodes data, one record, into v: with json.Unmarshal, the common
+// case, or else field by field. Warnings it adds get the record's ID,
+// unless a record inside it named theirs.
+func (d *lenient) record(data []byte, v reflect.Value, path string) {
+	if string(data) == "null" {
+		v.SetZero() // keepDocuments refuses a null record
+		return
+	}
+	if err := json.Unmarshal(data, v.Addr().Interface()); err == nil {
+		return
+	}
+	if isObject(v.Type()) && data[0] != '{' {
+		if d.err == nil {
+			d.err = fmt.Errorf("%.40s is not an object", data)
+		}
+		return
+	}
+	v.SetZero()
+	before := len(d.warnings)
+	d.value(data, v, path)
+	id := recordID(v)
+	for i := before; i < len(d.warnings); i++ {
+		if d.warnings[i].ID == 0 {
+			d.warnings[i].ID = id
+		}
+	}
+}
+
+// isObject tells whether t is decoded from a JSON object: a struct, or a
+// pointer to one.
+func isObject(t reflect.Type) bool {
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	return t.Kind() == reflect.Struct
+}
+
+// recordID answers the ID of the record v, or 0.
+func recordID(v reflect.Value) int64 {
+	var r any
+	switch {
+	case v.Kind() == reflect.Pointer && !v.IsNil():
+		r = v.Interface()
+	case v.CanAddr():
+		r = v.Addr().Interface()
+	}
+	if l, ok := r.(listed); ok {
+		return l.listID()
+	}
+	return 0
+}
+
+// value decodes data into v, which path names, and reports whether the
+// value fit: the plausible forms of each kind are taken (see the parse
+// functions), null and "" are "absent" (the zero value) wherever text is
+// not due, objects and arrays are decoded member by member. A value that
+// fits no form leaves v zero and adds a Warning. Types with an
+// UnmarshalJSON of their own decode themselves; their error is such a
+// warning.
+func (d *lenient) value(data []byte, v reflect.Value, path string) bool {
+	if v.CanAddr() {
+		switch u := v.Addr().Interface().(type) {
+		case lenientDecoder:
+			u.decodeLenient(d, data, path)
+			return true
+		case json.Unmarshaler:
+			if u.UnmarshalJSON(data) != nil {
+				return d.warn(data, v, path)
+			}
+			return true
+		}
+	}
+	absent := string(data) == "null" || isBlank(data)
+	switch v.Kind() {
+	case reflect.Pointer:
+		if absent {
+			v.SetZero()
+			return true
+		}
+		p := reflect.New(v.Type().Elem())
+		if !d.value(data, p.Elem(), path) {
+			v.SetZero()
+			return false
+		}
+		v.Set(p)
+		return true
+	case reflect.Struct:
+		switch {
+		case data[0] == '{':
+			d.object(data, v, path)
+			return true
+		case absent:
+			v.SetZero()
+			return true
+		}
+	case reflect.Slice:
+		switch {
+		case data[0] == '[':
+			parts := jsonscan.Elements(data)
+			s := reflect.MakeSlice(v.Type(), len(parts), len(parts))
+			for i, part := range parts {
+				d.value(part, s.Index(i), path+"["+strconv.Itoa(i)+"]")
+			}
+			v.Set(s)
+			return true
+		case absent:
+			v.SetZero()
+			return true
+		}
+	case reflect.Map:
+		switch {
+		case data[0] == '{' && v.Type().Key().Kind() == reflect.String:
+			m := reflect.MakeMap(v.Type())
+			jsonscan.Members(data, func(name, member []byte) bool {
+				key := memberName(name)
+				elem := reflect.New(v.Type().Elem()).Elem()
+				d.value(member, elem, join(path, key))
+				m.SetMapIndex(reflect.ValueOf(key).Convert(v.Type().Key()), elem)
+				return true
+			})
+			v.Set(m)
+			return true
+		case absent:
+			v.SetZero()
+			return true
+		}
+	case reflect.Bool:
+		if b, ok := parseBool(data); ok {
+			v.SetBool(b)
+			return true
+		}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		if n, ok := parseInt(data, v.Type().Bits()); ok {
+			v.SetInt(n)
+			return true
+		}
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		if n, ok := parseInt(data, 64); ok && n >= 0 && !v.OverflowUint(uint64(n)) {
+			v.SetUint(uint64(n))
+			return true
+		}
+	case reflect.Float32, reflect.Float64:
+		if f, ok := parseFloat(data); ok && !v.OverflowFloat(f) {
+			v.SetFloat(f)
+			return true
+		}
+	case reflect.String:
+		if s, ok := parseString(data); ok {
+			v.SetString(s)
+			return true
+		}
+	default: // an interface, an array: as encoding/json decodes it
+		if v.CanAddr() && json.Unmarshal(data, v.Addr().Interface()) == nil {
+			return true
+		}
+	}
+	return d.warn(data, v, path)
+}
+
+// warn leaves v zero and records that data, at path, fits no form of v's
+// type. It answers false, for value to return.
+func (d *lenient) warn(data []byte, v reflect.Value, path string) bool {
+	v.SetZero()
+	value := data[:min(len(data), maxWarningValue)]
+	d.warnings = append(d.warnings, Warning{Index: d.index, Field: path, Value: string(value), Want: want(v.Type())})
+	return false
+}
+
+// object decodes the members of the JSON object data into the struct v,
+// each into the field of its name (the exact name, else one that differs
+// in case only, as encoding/json matches them); the last of duplicate
+// members wins, and unknown members are skipped.
+func (d *lenient) object(data []byte, v reflect.Value, path string) {
+	table := d.table(v.Type())
+	jsonscan.Members(data, func(name, member []byte) bool {
+		key := memberName(name)
+		if index, ok := table.find(key); ok {
+			d.value(member, v.FieldByIndex(index), join(path, key))
+		}
+		return true
+	})
+}
+
+// memberName answers a member's name as the JSON text it is written as
+// means it.
+func memberName(name []byte) string {
+	if bytes.IndexByte(name, '\\') < 0 {
+		return string(name)
+	}
+	var s string
+	if json.Unmarshal(append(append([]byte{'"'}, name...), '"'), &s) != nil {
+		return string(name)
+	}
+	return s
+}
+
+// join appends a member's name to a path.
+func join(path, name string) string {
+	if path == "" {
+		return name
+	}
+	return path + "." + name
+}
+
+// fieldTable maps the JSON names of a struct's fields to their indices.
+type fieldTable struct {
+	exact map[string][]int
+	names []string // in field order, for the case-insensitive match
+}
+
+// find answers the field named name, or else one whose name differs in
+// case only.
+func (t *fieldTable) find(name string) ([]int, bool) {
+	if index, ok := t.exact[name]; ok {
+		return index, true
+	}
+	for _, n := range t.names {
+		if strings.EqualFold(n, name) {
+			return t.exact[n], true
+		}
+	}
+	return nil, false
+}
+
+// table answers the field table of the struct type t, built once per
+// decoding.
+func (d *lenient) table(t reflect.Type) *fieldTable {
+	if ft, ok := d.tables[t]; ok {
+		return ft
+	}
+	ft := &fieldTable{exact: map[string][]int{}}
+	collectFields(t, nil, ft)
+	d.tables[t] = ft
+	return ft
+}
+
+// collectFields adds the fields of t, whose index in the outer struct is
+// index, to ft as encoding/json names them: the tag's name, else the Go
+// name; "-" and unexported fields skipped; the fields of an untagged
+// embedded struct promoted, after (so behind) the outer ones.
+func collectFields(t reflect.Type, index []int, ft *fieldTable) {
+	var embedded []reflect.StructField
+	for i := range t.NumField() {
+		f := t.Field(i)
+		tag := f.Tag.Get("json")
+		if tag == "-" {
+			continue
+		}
+		name, _, _ := strings.Cut(tag, ",")
+		if f.Anonymous && name == "" && f.Type.Kind() == reflect.Struct {
+			embedded = append(embedded, f)
+			continue
+		}
+		if !f.IsExported() {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		if _, taken := ft.exact[name]; !taken {
+			ft.exact[name] = append(append([]int(nil), index...), i)
+			ft.names = append(ft.names, name)
+		}
+	}
+	for _, f := range embedded {
+		collectFields(f.Type, append(append([]int(nil), index...), f.Index...), ft)
+	}
+}
+
+// want names what values of t are, for a Warning.
+func want(t reflect.Type) string {
+	switch t {
+	case reflect.TypeFor[Decimal]():
+		return "decimal"
+	case reflect.TypeFor[Time]():
+		return "timestamp"
+	case reflect.TypeFor[Date]():
+		return "date"
+	case reflect.TypeFor[IDs]():
+		return "list of IDs"
+	case reflect.TypeFor[Skills]():
+		return "text or list of texts"
+	}
+	switch t.Kind() {
+	case reflect.Bool:
+		return "boolean"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return "integer"
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "integer of at least 0"
+	case reflect.Float32, reflect.Float64:
+		return "number"
+	case reflect.String:
+		return "text"
+	case reflect.Struct, reflect.Map:
+		return "object"
+	case reflect.Slice, reflect.Array:
+		return "list"
+	case reflect.Pointer:
+		return want(t.Elem())
+	}
+	return t.String()
+}
+
+// isBlank tells whether data is a JSON string of spaces only, such as "".
+func isBlank(data []byte) bool {
+	if len(data) < 2 || data[0] != '"' {
+		return false
+	}
+	return len(bytes.TrimSpace(data[1:len(data)-1])) == 0
+}
+
+// text answers the content of the JSON string data, and whether it is one.
+func text(data []byte) (string, bool) {
+	if len(data) < 2 || data[0] != '"' {
+		return "", false
+	}
+	if inner := data[1 : len(data)-1]; bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
+		return string(inner), true
+	}
+	var s string
+	err := json.Unmarshal(data, &s) // escapes, and invalid UTF-8 replaced as encoding/json does
+	return s, err == nil
+}
+
+// parseBool reads a boolean: true or false; the numbers 1 and 0; the
+// strings "true", "t", "yes", "y", "on", "1" and "false", "f", "no", "n",
+// "off", "0" in any case; null and "" are false.
+func parseBool(data []byte) (bool, bool) {
+	switch string(data) {
+	case "true":
+		return true, true
+	case "false", "null":
+		return false, true
+	}
+	s, ok := text(data)
+	if !ok {
+		switch f, err := strconv.ParseFloat(string(data), 64); {
+		case err == nil && f == 1:
+			return true, true
+		case err == nil && f == 0:
+			return false, true
+		}
+		return false, false
+	}
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "true", "t", "yes", "y", "on", "1":
+		return true, true
+	case "false", "f", "no", "n", "off", "0", "":
+		return false, true
+	}
+	return false, false
+}
+
+// parseInt reads a whole number of bits bits: a JSON number, or a string
+// holding one, with a zero fraction or an exponent if it is whole (12.0,
+// 1e3); null and "" are 0.
+func parseInt(data []byte, bits int) (int64, bool) {
+	s := string(data)
+	if t, ok := text(data); ok {
+		s = strings.TrimSpace(t)
+	}
+	switch s {
+	case "null":
+		if data[0] == '"' {
+			return 0, false
+		}
+		return 0, true
+	case "":
+		return 0, true
+	}
+	if n, err := strconv.ParseInt(s, 10, bits); err == nil {
+		return n, true
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	limit := math.Ldexp(1, bits-1)
+	if err != nil || f != math.Trunc(f) || f < -limit || f >= limit || strings.ContainsAny(s, "xXnN_") {
+		return 0, false
+	}
+	return int64(f), true
+}
+
+// parseFloat reads a number: a JSON number, or a string holding a finite
+// one; null and "" are 0.
+func parseFloat(data []byte) (float64, bool) {
+	s := string(data)
+	if t, ok := text(data); ok {
+		s = strings.TrimSpace(t)
+	} else if s == "null" {
+		return 0, true
+	}
+	if s == "" {
+		return 0, true
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) || strings.ContainsAny(s, "xXnN_") {
+		return 0, false
+	}
+	return f, true
+}
+
+// parseString reads text: a JSON string, or a number or boolean as
+// written; null is "".
+func parseString(data []byte) (string, bool) {
+	if s, ok := text(data); ok {
+		return s, true
+	}
+	switch c := data[0]; {
+	case string(data) == "null":
+		return "", true
+	case c == 't' || c == 'f' || c == '-' || ('0' <= c && c <= '9'):
+		return string(data), true
+	}
+	return "", false
+}
