@@ -37,18 +37,21 @@ const benchJob = `{"id": %d, "state": "filled", "job_request_id": 9, "worker_id"
   {"id": 1, "job_id": %d, "name": "pending", "created_at": "2026-11-20T18:30:00Z", "latitude": null, "longitude": null}]}`
 
 // plainJob is what a careful hand-written client decodes a Job into: every
-// field workforce.Job decodes, in the plain type closest to the SDK's.
-// Timestamps are time.Time (null leaves them zero). Decimals are
-// json.Number, which takes the API's numbers and numeric strings alike (a
-// string field would refuse 450, a float64 "18.5"); null leaves one "".
-// Strings the API may send as null are plain strings, which null leaves
-// "". It keeps no document of its own: that is the SDK's Raw, and part of
-// what the comparison charges the SDK for.
+// field workforce.Job decodes, in the plain type closest to the SDK's that
+// takes the forms the API sends (CONTRACT §10). Timestamps are time.Time
+// (null leaves them zero). Decimals are json.Number, which takes the API's
+// numbers and numeric strings alike (a string field would refuse 450, a
+// float64 "18.5"); null leaves one "". w2_hourly_rate is "" on a 1099 Job
+// and a number on a W2 Job, which no plain type but any takes. Strings the
+// API may send as null are plain strings, which null leaves "". It keeps no
+// document of its own: that is the SDK's Raw, and part of what the
+// comparison charges the SDK for.
 type plainJob struct {
 	ID             int64             `json:"id"`
 	State          string            `json:"state"`
 	JobRequestID   int64             `json:"job_request_id"`
 	WorkerID       int64             `json:"worker_id"`
+	EmployerID     int64             `json:"employer_id"`
 	CreatedAt      time.Time         `json:"created_at"`
 	UpdatedAt      time.Time         `json:"updated_at"`
 	ConfirmedAt    time.Time         `json:"confirmed_at"`
@@ -61,7 +64,7 @@ type plainJob struct {
 	AdjustedWage   json.Number       `json:"adjusted_wage"`
 	RequestorNotes string            `json:"requestor_notes"`
 	Classification string            `json:"classification"`
-	W2HourlyRate   json.Number       `json:"w2_hourly_rate"`
+	W2HourlyRate   any               `json:"w2_hourly_rate"`
 	W2PaymentRef   string            `json:"w2_payment_ref"`
 	W2PayStatus    string            `json:"w2_pay_status"`
 	Cancelled      string            `json:"cancelled_reason"`
@@ -81,36 +84,56 @@ type plainTransition struct {
 
 // plainUser holds every field workforce.User decodes.
 type plainUser struct {
-	ID                  int64           `json:"id"`
-	Type                string          `json:"type"`
-	FirstName           string          `json:"first_name"`
-	LastName            string          `json:"last_name"`
-	Email               string          `json:"email"`
-	Phone               string          `json:"phone"`
-	Gender              string          `json:"gender"`
-	AvatarURL           string          `json:"avatar_url"`
-	Address             string          `json:"address"`
-	City                string          `json:"city"`
-	AddressState        string          `json:"address_state"`
-	Zip                 string          `json:"zip"`
-	Suspended           bool            `json:"suspended"`
-	SuspendedAt         time.Time       `json:"suspended_at"`
-	Rating              json.Number     `json:"rating"`
-	AgreedToTerms       bool            `json:"agreed_to_terms"`
-	AgreedToTermsDate   time.Time       `json:"agreed_to_terms_date"`
-	ExternalID          string          `json:"external_id"`
-	OnboardingLastState string          `json:"onboarding_last_state"`
-	W2EmployeeID        string          `json:"w2_employee_id"`
-	W2OnboardingStatus  string          `json:"w2_onboarding_status"`
-	DrugTested          json.RawMessage `json:"drug_tested"`
-	VerifiedPhone       bool            `json:"verified_phone"`
-	PhoneVerifiedAt     time.Time       `json:"phone_verified_at"`
-	CustomerID          int64           `json:"customer_id"`
-	Role                string          `json:"role"`
-	Title               string          `json:"title"`
-	SyncedWorkerID      int64           `json:"synced_worker_id"`
-	UserBadges          json.RawMessage `json:"user_badges"`
-	UpdatedAt           time.Time       `json:"updated_at"`
+	ID                  int64            `json:"id"`
+	Type                string           `json:"type"`
+	FirstName           string           `json:"first_name"`
+	LastName            string           `json:"last_name"`
+	Email               string           `json:"email"`
+	Phone               string           `json:"phone"`
+	Gender              string           `json:"gender"`
+	AvatarURL           string           `json:"avatar_url"`
+	Address             string           `json:"address"`
+	City                string           `json:"city"`
+	AddressState        string           `json:"address_state"`
+	Zip                 string           `json:"zip"`
+	Suspended           bool             `json:"suspended"`
+	SuspendedAt         time.Time        `json:"suspended_at"`
+	Rating              json.Number      `json:"rating"`
+	AgreedToTerms       bool             `json:"agreed_to_terms"`
+	AgreedToTermsDate   time.Time        `json:"agreed_to_terms_date"`
+	ExternalID          string           `json:"external_id"`
+	OnboardingLastState string           `json:"onboarding_last_state"`
+	W2EmployeeID        string           `json:"w2_employee_id"`
+	W2OnboardingStatus  string           `json:"w2_onboarding_status"`
+	W2OnboardingStarted bool             `json:"w2_onboarding_started"`
+	DrugTested          bool             `json:"drug_tested"`
+	VerifiedPhone       bool             `json:"verified_phone"`
+	PhoneVerifiedAt     time.Time        `json:"phone_verified_at"`
+	CustomerID          int64            `json:"customer_id"`
+	Role                string           `json:"role"`
+	Title               string           `json:"title"`
+	SyncedWorkerID      int64            `json:"synced_worker_id"`
+	Latitude            json.Number      `json:"latitude"`
+	Longitude           json.Number      `json:"longitude"`
+	DOB                 string           `json:"dob"`
+	SSN                 string           `json:"ssn"`
+	BusinessName        string           `json:"business_name"`
+	LogoURL             string           `json:"logo_url"`
+	WorkplaceImageURL   string           `json:"workplace_image_url"`
+	UserBadges          []plainUserBadge `json:"user_badges"`
+	UpdatedAt           time.Time        `json:"updated_at"`
+}
+
+// plainUserBadge holds every field workforce.UserBadge decodes.
+type plainUserBadge struct {
+	ID        int64     `json:"id"`
+	UserID    int64     `json:"user_id"`
+	BadgeID   int64     `json:"badge_id"`
+	ExpiresAt time.Time `json:"expires_at"`
+	Suspended bool      `json:"suspended"`
+	Category  string    `json:"category"`
+	CreatedAt time.Time `json:"created_at"`
+	UpdatedAt time.Time `json:"updated_at"`
 }
 
 // pageCapture is a transport that keeps the body of the last answer to a list

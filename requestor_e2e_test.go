@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	_ "time/tzdata" // US Pacific time, whatever the machine holds
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -406,8 +407,15 @@ func TestE2EBadgesAll(t *testing.T) {
 	assert.Equal(t, 2, queried, "both pages carry the query")
 }
 
-// fakeZone is the zone the fake reads wall-clock start times in and writes them with.
-var fakeZone = time.FixedZone("", -7*60*60)
+// fakeZone is the zone the fake reads wall-clock start times in and writes them with: US
+// Pacific time, from the time zone database the test carries.
+var fakeZone = func() *time.Location {
+	loc, err := time.LoadLocation("America/Los_Angeles")
+	if err != nil {
+		panic(err)
+	}
+	return loc
+}()
 
 // startIn answers a wall-clock start time d after the fake's now, on the minute.
 func startIn(srv *workforcetest.Server, d time.Duration) workforce.WallClock {

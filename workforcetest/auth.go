@@ -52,6 +52,15 @@ func (st *store) issueToken(p pool) (string, time.Time) {
 	return token, expiresAt
 }
 
+// ExpireTokens makes every token issued so far expired, as if its 24 hours had passed, without
+// moving the clock: the API answers 401 to them, and clients fetch new ones. (Advancing the clock
+// expires them too, but also moves every time the fake tells.)
+func (s *Server) ExpireTokens() {
+	s.st.mu.Lock()
+	defer s.st.mu.Unlock()
+	clear(s.st.tokens)
+}
+
 // checkToken answers the pool of the request's token (query, JSON body or form body), or a 401
 // for a missing, unknown or expired one.
 func (st *store) checkToken(p params) (pool, error) {
@@ -71,7 +80,7 @@ func (st *store) checkToken(p params) (pool, error) {
 // info serves GET /api_v2/info, which needs no token.
 func (s *Server) info(*call) (any, error) {
 	return map[string]any{
-		"utc_time_now": utcTime(s.clock.now()),
+		"utc_time_now": s.clock.now().UTC().Format("2006-01-02T15:04:05.000Z07:00"), // the precision of the records' times
 		"environment":  "test",
 		"api_version":  "v2",
 		"server":       "workforce-fake",

@@ -106,12 +106,26 @@ func TestTokenExpires(t *testing.T) {
 	assert.Equal(t, http.StatusUnauthorized, status)
 }
 
+func TestExpireTokens(t *testing.T) {
+	t.Parallel()
+	f := newFake(t)
+	before := f.Now()
+	f.ExpireTokens()
+	assert.Equal(t, before, f.Now(), "the clock stays")
+	for _, token := range []string{f.private, f.public} {
+		status, _ := f.get("/api_v2/jobs", token)
+		assert.Equal(t, http.StatusUnauthorized, status)
+	}
+	status, _ := f.get("/api_v2/jobs", f.token(f.Private))
+	assert.Equal(t, http.StatusOK, status, "a new token works")
+}
+
 func TestInfo(t *testing.T) {
 	t.Parallel()
 	f := newFake(t, workforcetest.WithClock(time.Date(2026, 1, 2, 3, 4, 5, 0, time.FixedZone("", 3600))))
 	status, body := f.get("/api_v2/info", "")
 	require.Equal(t, http.StatusOK, status, body)
-	assert.Equal(t, "2026-01-02T02:04:05Z", body["utc_time_now"])
+	assert.Equal(t, "2026-01-02T02:04:05.000Z", body["utc_time_now"], "UTC, to the millisecond of the records' times")
 	assert.Equal(t, "test", body["environment"])
 	assert.Greater(t, len(body), 2)
 

@@ -65,7 +65,7 @@ func (s *Server) deleteBadge(c *call) (any, error) {
 			return nil, err
 		}
 		for _, jr := range s.st.jobRequests.desc() {
-			if slices.Contains(jr.badgeIDs, b.id) {
+			if jr.requires(b.id) {
 				return nil, invalid("badge", "is required by job request "+itoa(jr.id))
 			}
 		}
@@ -81,8 +81,8 @@ func (s *Server) deleteBadge(c *call) (any, error) {
 // caller holds st.mu.
 func (st *store) missingBadges(jr *jobRequest, worker *user) string {
 	var missing []string
-	for _, id := range jr.badgeIDs {
-		if !worker.holds(id) {
+	for _, r := range jr.badges {
+		if id := r.badgeID; !worker.holds(id) {
 			name := ""
 			if b := st.badges.rows[id]; b != nil {
 				name = " (" + b.name + ")"
@@ -106,8 +106,9 @@ func (s *Server) GrantBadge(workerID, badgeID int64) error {
 			return errorf(http.StatusNotFound, "badge %d does not exist", badgeID)
 		}
 		if !w.holds(badgeID) {
-			w.badges = append(w.badges, userBadge{id: next(&s.st.lastUserBadge), badgeID: badgeID})
-			w.updatedAt = s.st.now()
+			now := s.st.now()
+			w.badges = append(w.badges, userBadge{id: next(&s.st.lastUserBadge), badgeID: badgeID, createdAt: now, updatedAt: now})
+			w.updatedAt = now
 		}
 		return nil
 	})
@@ -135,9 +136,26 @@ func renderBadge(b *badge) badgeJSON {
 		InfoURL: optString(b.infoURL), IsSoft: b.isSoft, CreatedAt: localTime(b.createdAt), UpdatedAt: localTime(b.updatedAt)}
 }
 
-// userBadgeJSON is one entry of a User's user_badges.
+// userBadgeJSON is one entry of a User's user_badges (CONTRACT §10).
 type userBadgeJSON struct {
-	ID      int64  `json:"id"`
-	BadgeID int64  `json:"badge_id"`
-	Name    string `json:"name"`
+	ID        int64   `json:"id"`
+	UserID    int64   `json:"user_id"`
+	BadgeID   int64   `json:"badge_id"`
+	ExpiresAt *string `json:"expires_at"`
+	CreatedAt string  `json:"created_at"`
+	Suspended bool    `json:"suspended"`
+	Category  *string `json:"category"`
+	UpdatedAt string  `json:"updated_at"`
+}
+
+// renderUserBadges writes the Badges u holds. The caller holds st.mu.
+func (st *store) renderUserBadges(u *user) []userBadgeJSON {
+	out := make([]userBadgeJSON, 0, len(u.badges))
+	for _, h := range u.badges {
+		if st.badges.rows[h.badgeID] != nil {
+			out = append(out, userBadgeJSON{ID: h.id, UserID: u.id, BadgeID: h.badgeID,
+				CreatedAt: localTime(h.createdAt), UpdatedAt: localTime(h.updatedAt)})
+		}
+	}
+	return out
 }

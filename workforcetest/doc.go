@@ -54,7 +54,38 @@
 // {"state": [...]}}, so that a body wrapped as {"job": {...}} is not silently ignored, and a PATCH
 // that changes nothing leaves updated_at and the transitions alone. A request body must arrive
 // within 30 seconds and an answer be written within a minute; a Delay fault lifts both limits
-// for its request.
+// for its request. Server.ExpireTokens expires every token without moving the clock.
+//
+// # Answers
+//
+// The fake answers in the keys and JSON forms the live API was seen to use (CONTRACT §10). A
+// record's own times (created_at, updated_at, confirmed_at, started_at, completed_at,
+// finished_at, a User's and a Message's) are US Pacific time with milliseconds and the offset of
+// the day: -08:00 in winter, -07:00 from the second Sunday of March to the first Sunday of
+// November ("2026-11-22T10:34:36.820-08:00"); a transition's created_at and a check-in's time are
+// UTC to the second ("2026-11-22T18:34:36Z"), as is a token's expires_at; GET /info's
+// utc_time_now is UTC to the millisecond; a date of birth is "YYYY-MM-DD". Absent values are
+// null.
+//
+// A Job carries worker_id and cancelled_reason, as the contract's first version named them,
+// beside the keys the live API sends (which carry the Worker only as worker.id); hours_worked is
+// a number (0 until worked), adjusted_wage a number, w2_hourly_rate "" on a 1099 Job and a number
+// on a W2 one. Its worker and employer carry exactly the keys of an embedded User: id,
+// external_id, type, first_name, last_name, avatar_url, city, zip, rating (text), suspended,
+// latitude and longitude (text), workplace_image_url, logo_url, business_name (an Employer's
+// Customer's name), email, gender, w2_employee_id, w2_onboarding_status, w2_onboarding_started,
+// dob, ssn (always ""), address, address_state and user_badges. A user_badges entry is {id,
+// user_id, badge_id, expires_at, created_at, suspended, category, updated_at}. GET /users writes
+// the User fields of the contract, in the forms of the real client's schema: drug_tested and
+// verified_phone as "true" or "false", rating as a number. A Job Request carries company_id (its
+// Customer, beside customer_id), latitude and longitude (numbers), postal_code, country "US",
+// timezone "America/Los_Angeles", flag_color, cached_job_states (its Jobs counted by state),
+// in_white_gloves_period, re_ranked_worker_ids (the Workers the last re_rank_workers ranked, as
+// "105,107"; null before), preferred_wonoloers_info (the preferred candidates' names),
+// push_all_notifications_asap ("on" or "off") and can; wage, duration, slots and
+// notification_distance are numbers, w2_hourly_rate text ("" on a 1099 Job Request), the ID lists
+// lists of text, and badge_requirements objects {id, badge_id, job_request_id, badge_name,
+// badge_icon_url, badge_description, created_at, updated_at}.
 //
 // # Job Requests
 //
@@ -75,10 +106,10 @@
 //
 // Written fields: without job_request[employer_id] a Job Request belongs to Seed.EmployerID, and
 // customer_id is always its employer's Customer, which must allow the classification
-// (can_post_w2, can_post_1099); start_time is read as "YYYY-MM-DD HH:MM" in the API's zone
-// (UTC-7) or as RFC 3339 and written as RFC 3339 with that offset; job_request[can] is accepted
-// and ignored; push_all_notifications_asap is kept but, not being a Job Request field of the
-// contract, not written back. Rankings list the Workers with
+// (can_post_w2, can_post_1099); start_time is read as "YYYY-MM-DD HH:MM" in US Pacific time (the
+// fake's venues are all there) or as RFC 3339, and written as RFC 3339 with the Pacific offset of
+// its day; job_request[can] and push_all_notifications_asap are kept and written back. Rankings
+// list the Workers with
 // a Job on the Job Request (any state) and its preferred candidates, and after re_rank_workers
 // every Worker, never the banned ones; score = rating / 5 (0.5 without a rating) + 0.05 for a
 // preferred candidate, at most 1, as "0.00"; ties go to the lower id. resend_notifications takes

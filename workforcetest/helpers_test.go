@@ -8,11 +8,22 @@ import (
 	"net/url"
 	"strconv"
 	"testing"
+	"time"
+	_ "time/tzdata" // US Pacific time for the tests, whatever the machine holds
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/workforce-marketplace/workforce-go/workforcetest"
 )
+
+// pacificTime is US Pacific time, the zone the fake reads wall-clock start times in.
+var pacificTime = func() *time.Location {
+	loc, err := time.LoadLocation("America/Los_Angeles")
+	if err != nil {
+		panic(err)
+	}
+	return loc
+}()
 
 // obj is a decoded JSON object.
 type obj = map[string]any

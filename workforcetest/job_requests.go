@@ -1,6 +1,7 @@
 package workforcetest
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"net/http"
@@ -53,11 +54,24 @@ type jobRequest struct {
 	notificationDistance  int // miles; 0 is null
 	preferredCandidateIDs []int64
 	banList               []int64
-	badgeIDs              []int64 // the Badges its Workers must hold
-	pushAll               bool    // push_all_notifications_asap
-	ranked                bool    // re_rank_workers ranked the whole Worker pool
+	badges                []badgeRequirement // the Badges its Workers must hold
+	pushAll               bool               // push_all_notifications_asap
+	can                   string             // the undocumented "can" parameter, kept as sent
+	ranked                bool               // re_rank_workers ranked the whole Worker pool
+	reRanked              []int64            // the Workers the last re_rank_workers ranked, best first
 	createdAt             time.Time
 	updatedAt             time.Time
+}
+
+// badgeRequirement is a Badge a Job Request requires, a record of its own.
+type badgeRequirement struct {
+	id, badgeID          int64
+	createdAt, updatedAt time.Time
+}
+
+// requires tells whether jr requires the Badge badgeID.
+func (jr *jobRequest) requires(badgeID int64) bool {
+	return slices.ContainsFunc(jr.badges, func(r badgeRequirement) bool { return r.badgeID == badgeID })
 }
 
 // jobRequestRoutes are the Job Request endpoints.
@@ -268,13 +282,14 @@ func (st *store) readJobRequest(f fields, jr *jobRequest) {
 		readOnOff(f.p, f.fe, &jr.pushAll, f.prefix, "push_all_notifications_asap")
 	}
 	f.id(&jr.multiDayID, "multi_day_job_request_id")
-	readBadgeRequirements(f, &jr.badgeIDs)
+	f.text(&jr.can, "can", 0, 255)
+	st.readBadgeRequirements(f, jr)
 	if jr.multiDayID != 0 && st.multiDays.rows[jr.multiDayID] == nil {
 		f.fe.add("multi_day_job_request_id", "does not exist")
 	}
-	for _, id := range jr.badgeIDs {
-		if st.badges.rows[id] == nil {
-			f.fe.add("badge_requirements_attributes", "badge "+itoa(id)+" does not exist")
+	for _, r := range jr.badges {
+		if st.badges.rows[r.badgeID] == nil {
+			f.fe.add("badge_requirements_attributes", "badge "+itoa(r.badgeID)+" does not exist")
 		}
 	}
 	for name, list := range map[string][]int64{"preferred_candidate_ids": jr.preferredCandidateIDs, "ban_list": jr.banList} {
@@ -312,8 +327,8 @@ func (st *store) readJobRequest(f fields, jr *jobRequest) {
 	}
 }
 
-// readStartTime reads job_request[start_time] as wall-clock "YYYY-MM-DD HH:MM" in the API's
-// zone, or as RFC 3339.
+// readStartTime reads job_request[start_time] as wall-clock "YYYY-MM-DD HH:MM" in US Pacific
+// time (the fake's venues are all there), or as RFC 3339.
 func readStartTime(f fields, dst *time.Time) {
 	v, present := f.value("start_time")
 	if !present {
@@ -325,8 +340,8 @@ func readStartTime(f fields, dst *time.Time) {
 		*dst = time.Time{}
 		return
 	}
-	if t, err := time.ParseInLocation("2006-01-02 15:04", s, apiZone()); err == nil {
-		*dst = t
+	if t, err := time.Parse("2006-01-02 15:04", s); err == nil {
+		*dst = pacificWallClock(t)
 		return
 	}
 	if t, err := time.Parse(time.RFC3339, s); err == nil {
@@ -350,14 +365,15 @@ func readOnOff(p params, fe fieldErrors, dst *bool, path ...string) {
 }
 
 // readBadgeRequirements reads badge_requirements_attributes: an array of {"badge_id": N} (or of
-// ids), or a form's indexed hash (…[0][badge_id]=N). It replaces the requirements.
-func readBadgeRequirements(f fields, dst *[]int64) {
+// ids), or a form's indexed hash (…[0][badge_id]=N). It replaces the requirements: one still
+// required keeps its record, a new one is a new record. The caller holds st.mu.
+func (st *store) readBadgeRequirements(f fields, jr *jobRequest) {
 	v, present := f.value("badge_requirements_attributes")
 	if !present {
 		return
 	}
 	items, _ := listItems(v)
-	out := []int64{}
+	out := []badgeRequirement{}
 	for _, item := range items {
 		if m, ok := item.(map[string]any); ok {
 			item = m["badge_id"]
@@ -367,19 +383,25 @@ func readBadgeRequirements(f fields, dst *[]int64) {
 			f.fe.add("badge_requirements_attributes", "must be an array of {badge_id}")
 			return
 		}
-		if !slices.Contains(out, id) {
-			out = append(out, id)
+		if slices.ContainsFunc(out, func(r badgeRequirement) bool { return r.badgeID == id }) {
+			continue
 		}
+		if i := slices.IndexFunc(jr.badges, func(r badgeRequirement) bool { return r.badgeID == id }); i >= 0 {
+			out = append(out, jr.badges[i])
+			continue
+		}
+		now := st.now()
+		out = append(out, badgeRequirement{id: next(&st.lastBadgeRequirement), badgeID: id, createdAt: now, updatedAt: now})
 	}
-	*dst = out
+	jr.badges = out
 }
 
 // ranking is one Worker's place in a Job Request's ranking.
 type ranking struct {
-	Rank     int       `json:"rank"`
-	WorkerID int64     `json:"worker_id"`
-	Score    string    `json:"score"`
-	Worker   *userJSON `json:"worker"`
+	Rank     int               `json:"rank"`
+	WorkerID int64             `json:"worker_id"`
+	Score    string            `json:"score"`
+	Worker   *embeddedUserJSON `json:"worker"`
 }
 
 // rankings serves GET /api_v2/job_requests/:id/rankings: {"rankings": [...]}, rank ascending.
@@ -443,7 +465,7 @@ func (st *store) rank(jr *jobRequest) []ranking {
 	})
 	out := make([]ranking, len(list))
 	for i, sc := range list {
-		out[i] = ranking{Rank: i + 1, WorkerID: sc.u.id, Score: fmt.Sprintf("%.2f", sc.score), Worker: st.renderUser(sc.u)}
+		out[i] = ranking{Rank: i + 1, WorkerID: sc.u.id, Score: fmt.Sprintf("%.2f", sc.score), Worker: st.renderEmbeddedUser(sc.u)}
 	}
 	return out
 }
@@ -475,6 +497,10 @@ func (s *Server) resendNotifications(c *call) (any, error) {
 func (s *Server) reRankWorkers(c *call) (any, error) {
 	return s.jobRequestAction(c, func(jr *jobRequest) error {
 		jr.ranked = true
+		jr.reRanked = jr.reRanked[:0:0]
+		for _, r := range s.st.rank(jr) {
+			jr.reRanked = append(jr.reRanked, r.WorkerID)
+		}
 		return nil
 	})
 }
@@ -494,76 +520,136 @@ func (s *Server) jobRequestAction(c *call, act func(*jobRequest) error) (any, er
 	})
 }
 
-// badgeRequirementJSON is one entry of badge_requirements.
+// badgeRequirementJSON is one entry of badge_requirements (CONTRACT §10).
 type badgeRequirementJSON struct {
-	BadgeID int64 `json:"badge_id"`
+	ID               int64   `json:"id"`
+	BadgeID          int64   `json:"badge_id"`
+	JobRequestID     int64   `json:"job_request_id"`
+	BadgeName        string  `json:"badge_name"`
+	BadgeIconURL     *string `json:"badge_icon_url"`
+	BadgeDescription string  `json:"badge_description"`
+	CreatedAt        string  `json:"created_at"`
+	UpdatedAt        string  `json:"updated_at"`
 }
 
-// jobRequestJSON is a Job Request as the API writes it (CONTRACT §6 "Job Request fields").
+// jobRequestJSON is a Job Request as the API writes it (CONTRACT §6 "Job Request fields", with
+// the keys of §10 in the forms of the real client's schema: numbers for wage, duration, slots,
+// coordinates and distance; text for w2_hourly_rate and re_ranked_worker_ids; lists of text for
+// the ID lists and preferred_wonoloers_info).
 type jobRequestJSON struct {
-	ID                    int64                  `json:"id"`
-	State                 string                 `json:"state"`
-	RequestName           string                 `json:"request_name"`
-	CustomerID            *int64                 `json:"customer_id"`
-	EmployerID            *int64                 `json:"employer_id"`
-	Zip                   string                 `json:"zip"`
-	City                  string                 `json:"city"`
-	Address               string                 `json:"address"`
-	Venue                 *string                `json:"venue"`
-	Slots                 int                    `json:"slots"`
-	FilledSlots           int                    `json:"filled_slots"`
-	Category              string                 `json:"category"`
-	Description           *string                `json:"description"`
-	DescriptionTasks      *string                `json:"description_tasks"`
-	DescriptionCompany    *string                `json:"description_company"`
-	DescriptionTravel     *string                `json:"description_travel"`
-	DescriptionSkills     *string                `json:"description_skills"`
-	DescriptionContact    *string                `json:"description_contact"`
-	DescriptionArrival    *string                `json:"description_arrival"`
-	StartTime             *string                `json:"start_time"`
-	Duration              *int                   `json:"duration"`
-	Wage                  *string                `json:"wage"`
-	Classification        string                 `json:"classification"`
-	W2HourlyRate          *string                `json:"w2_hourly_rate"`
-	OpenRequest           bool                   `json:"open_request"`
-	MultiDay              bool                   `json:"multi_day"`
-	MultiDayJobRequestID  *int64                 `json:"multi_day_job_request_id"`
-	AgentCode             *string                `json:"agent_code"`
-	OrganizationalPath    *string                `json:"organizational_path"`
-	UsePendingState       bool                   `json:"use_pending_state"`
-	NotificationDistance  *int                   `json:"notification_distance"`
-	PreferredCandidateIDs []int64                `json:"preferred_candidate_ids"`
-	BanList               []int64                `json:"ban_list"`
-	BadgeRequirements     []badgeRequirementJSON `json:"badge_requirements"`
-	CreatedAt             string                 `json:"created_at"`
-	UpdatedAt             string                 `json:"updated_at"`
+	ID                       int64                  `json:"id"`
+	State                    string                 `json:"state"`
+	RequestName              string                 `json:"request_name"`
+	CustomerID               *int64                 `json:"customer_id"`
+	CompanyID                *int64                 `json:"company_id"`
+	EmployerID               *int64                 `json:"employer_id"`
+	Zip                      string                 `json:"zip"`
+	PostalCode               string                 `json:"postal_code"`
+	Country                  string                 `json:"country"`
+	City                     string                 `json:"city"`
+	Address                  string                 `json:"address"`
+	Venue                    *string                `json:"venue"`
+	Latitude                 *json.Number           `json:"latitude"`
+	Longitude                *json.Number           `json:"longitude"`
+	Timezone                 string                 `json:"timezone"`
+	Slots                    int                    `json:"slots"`
+	FilledSlots              int                    `json:"filled_slots"`
+	Category                 string                 `json:"category"`
+	Description              *string                `json:"description"`
+	DescriptionTasks         *string                `json:"description_tasks"`
+	DescriptionCompany       *string                `json:"description_company"`
+	DescriptionTravel        *string                `json:"description_travel"`
+	DescriptionSkills        *string                `json:"description_skills"`
+	DescriptionContact       *string                `json:"description_contact"`
+	DescriptionArrival       *string                `json:"description_arrival"`
+	StartTime                *string                `json:"start_time"`
+	Duration                 *int                   `json:"duration"`
+	Wage                     *json.Number           `json:"wage"`
+	Classification           string                 `json:"classification"`
+	W2HourlyRate             string                 `json:"w2_hourly_rate"`
+	OpenRequest              bool                   `json:"open_request"`
+	MultiDay                 bool                   `json:"multi_day"`
+	MultiDayJobRequestID     *int64                 `json:"multi_day_job_request_id"`
+	AgentCode                *string                `json:"agent_code"`
+	OrganizationalPath       *string                `json:"organizational_path"`
+	UsePendingState          bool                   `json:"use_pending_state"`
+	NotificationDistance     *int                   `json:"notification_distance"`
+	PushAllNotificationsASAP string                 `json:"push_all_notifications_asap"`
+	Can                      *string                `json:"can"`
+	PreferredCandidateIDs    []string               `json:"preferred_candidate_ids"`
+	PreferredWonoloersInfo   []string               `json:"preferred_wonoloers_info"`
+	ReRankedWorkerIDs        *string                `json:"re_ranked_worker_ids"`
+	BanList                  []string               `json:"ban_list"`
+	BadgeRequirements        []badgeRequirementJSON `json:"badge_requirements"`
+	CachedJobStates          map[string]int         `json:"cached_job_states"`
+	FlagColor                *string                `json:"flag_color"`
+	InWhiteGlovesPeriod      bool                   `json:"in_white_gloves_period"`
+	CreatedAt                string                 `json:"created_at"`
+	UpdatedAt                string                 `json:"updated_at"`
+}
+
+// idTexts writes ids as a list of texts, as the API's ID lists are.
+func idTexts(ids []int64) []string {
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = itoa(id)
+	}
+	return out
 }
 
 // renderJobRequest writes jr. The caller holds st.mu.
 func (st *store) renderJobRequest(jr *jobRequest) jobRequestJSON {
 	out := jobRequestJSON{
-		ID: jr.id, State: jr.state, RequestName: jr.name, CustomerID: optID(jr.customerID),
-		EmployerID: optID(jr.employerID), Zip: jr.zip, City: jr.city, Address: jr.address,
-		Venue: optString(jr.venue), Slots: jr.slots, FilledSlots: st.filledSlots(jr), Category: jr.category,
+		ID: jr.id, State: jr.state, RequestName: jr.name, CustomerID: optID(jr.customerID), CompanyID: optID(jr.customerID),
+		EmployerID: optID(jr.employerID), Zip: jr.zip, PostalCode: jr.zip, Country: "US", City: jr.city, Address: jr.address,
+		Venue: optString(jr.venue), Latitude: optNumber(jr.latitude), Longitude: optNumber(jr.longitude),
+		Timezone: "America/Los_Angeles", Slots: jr.slots, FilledSlots: st.filledSlots(jr), Category: jr.category,
 		Description: optString(jr.description), DescriptionTasks: optString(jr.descriptionTasks),
 		DescriptionCompany: optString(jr.descriptionCompany), DescriptionTravel: optString(jr.descriptionTravel),
 		DescriptionSkills: optString(jr.descriptionSkills), DescriptionContact: optString(jr.descriptionContact),
 		DescriptionArrival: optString(jr.descriptionArrival), Duration: optInt(jr.duration),
-		Wage: optString(jr.wage), Classification: jr.classification, W2HourlyRate: optString(jr.w2HourlyRate),
+		Wage: optNumber(jr.wage), Classification: jr.classification,
 		OpenRequest: jr.openRequest, MultiDay: jr.multiDay, MultiDayJobRequestID: optID(jr.multiDayID),
 		AgentCode: optString(jr.agentCode), OrganizationalPath: optString(jr.organizationalPath),
 		UsePendingState: jr.usePendingState, NotificationDistance: optInt(jr.notificationDistance),
-		PreferredCandidateIDs: append([]int64{}, jr.preferredCandidateIDs...),
-		BanList:               append([]int64{}, jr.banList...),
-		BadgeRequirements:     make([]badgeRequirementJSON, len(jr.badgeIDs)),
-		CreatedAt:             localTime(jr.createdAt), UpdatedAt: localTime(jr.updatedAt),
+		PushAllNotificationsASAP: "off", Can: optString(jr.can),
+		PreferredCandidateIDs:  idTexts(jr.preferredCandidateIDs),
+		PreferredWonoloersInfo: []string{},
+		BanList:                idTexts(jr.banList),
+		BadgeRequirements:      make([]badgeRequirementJSON, 0, len(jr.badges)),
+		CachedJobStates:        map[string]int{},
+		CreatedAt:              localTime(jr.createdAt), UpdatedAt: localTime(jr.updatedAt),
+	}
+	if jr.classification == classW2 {
+		out.W2HourlyRate = jr.w2HourlyRate
+	}
+	if jr.pushAll {
+		out.PushAllNotificationsASAP = "on"
 	}
 	if !jr.startTime.IsZero() {
-		s := jr.startTime.In(apiZone()).Format(time.RFC3339)
+		s := jr.startTime.In(pacific(jr.startTime)).Format(time.RFC3339)
 		out.StartTime = &s
 	}
-	for i, id := range jr.badgeIDs {
-		out.BadgeRequirements[i] = badgeRequirementJSON{BadgeID: id}
+	for _, id := range jr.preferredCandidateIDs {
+		if u := st.users.rows[id]; u != nil {
+			out.PreferredWonoloersInfo = append(out.PreferredWonoloersInfo, u.firstName+" "+u.lastName)
+		}
+	}
+	if jr.ranked {
+		s := strings.Join(idTexts(jr.reRanked), ",")
+		out.ReRankedWorkerIDs = &s
+	}
+	for _, r := range jr.badges {
+		b := st.badges.rows[r.badgeID]
+		if b == nil {
+			continue
+		}
+		out.BadgeRequirements = append(out.BadgeRequirements, badgeRequirementJSON{ID: r.id, BadgeID: r.badgeID,
+			JobRequestID: jr.id, BadgeName: b.name, BadgeIconURL: optString(b.iconURL), BadgeDescription: b.description,
+			CreatedAt: localTime(r.createdAt), UpdatedAt: localTime(r.updatedAt)})
+	}
+	for _, j := range st.jobsOf[jr.id] {
+		out.CachedJobStates[j.state]++
 	}
 	return out
 }

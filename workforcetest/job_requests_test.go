@@ -14,13 +14,15 @@ import (
 	"github.com/workforce-marketplace/workforce-go/workforcetest"
 )
 
-// jobRequestFields are the field names of CONTRACT §6 "Job Request fields".
+// jobRequestFields are the field names of CONTRACT §6 "Job Request fields" and those §10 adds.
 var jobRequestFields = sorted("id", "state", "request_name", "customer_id", "employer_id", "zip", "city", "address",
 	"venue", "slots", "filled_slots", "category", "description", "description_tasks", "description_company",
 	"description_travel", "description_skills", "description_contact", "description_arrival", "start_time",
 	"duration", "wage", "classification", "w2_hourly_rate", "open_request", "multi_day", "multi_day_job_request_id",
 	"agent_code", "organizational_path", "use_pending_state", "notification_distance", "preferred_candidate_ids",
-	"ban_list", "badge_requirements", "created_at", "updated_at")
+	"ban_list", "badge_requirements", "created_at", "updated_at",
+	"company_id", "latitude", "longitude", "postal_code", "country", "flag_color", "timezone", "cached_job_states",
+	"in_white_gloves_period", "re_ranked_worker_ids", "preferred_wonoloers_info", "push_all_notifications_asap", "can")
 
 func TestCreateJobRequestShape(t *testing.T) {
 	t.Parallel()
@@ -44,20 +46,33 @@ func TestCreateJobRequestShape(t *testing.T) {
 	assert.EqualValues(t, seed.EmployerID, jr["employer_id"])
 	assert.EqualValues(t, 3, jr["slots"])
 	assert.EqualValues(t, 0, jr["filled_slots"])
-	assert.Equal(t, "2026-12-01T09:00:00-07:00", jr["start_time"])
+	assert.Equal(t, "2026-12-01T09:00:00-08:00", jr["start_time"], "Pacific standard time in December")
 	assert.EqualValues(t, 240, jr["duration"])
-	assert.Equal(t, "18.50", jr["wage"], "decimals are strings, as sent")
-	assert.Equal(t, "22.75", jr["w2_hourly_rate"])
+	assert.Equal(t, 18.5, jr["wage"], "wages are numbers")
+	assert.Equal(t, "22.75", jr["w2_hourly_rate"], "text, as the real client's schema has it")
 	assert.Equal(t, "w2", jr["classification"])
 	assert.Equal(t, "Lifting|Forklift", jr["description_skills"])
-	assert.Equal(t, []any{obj{"badge_id": float64(seed.BadgeID)}}, jr["badge_requirements"])
-	assert.Equal(t, []any{float64(seed.WorkerIDs[2])}, jr["preferred_candidate_ids"])
-	assert.Equal(t, []any{float64(seed.WorkerIDs[3])}, jr["ban_list"])
+	assert.Equal(t, []any{obj{"id": float64(95002), "badge_id": float64(seed.BadgeID), "job_request_id": jr["id"],
+		"badge_name": "Forklift Certified", "badge_icon_url": nil, "badge_description": "Operates a forklift safely (OSHA class IV).",
+		"created_at": jr["created_at"], "updated_at": jr["created_at"]}}, jr["badge_requirements"])
+	assert.Equal(t, []any{strconv.FormatInt(seed.WorkerIDs[2], 10)}, jr["preferred_candidate_ids"], "ID lists are lists of text")
+	assert.Equal(t, []any{"Chloe Nguyen"}, jr["preferred_wonoloers_info"])
+	assert.Equal(t, []any{strconv.FormatInt(seed.WorkerIDs[3], 10)}, jr["ban_list"])
 	assert.Equal(t, true, jr["open_request"])
 	assert.Equal(t, false, jr["multi_day"])
 	assert.Nil(t, jr["multi_day_job_request_id"])
 	assert.EqualValues(t, 25, jr["notification_distance"])
-	assert.Equal(t, "2026-11-22T11:34:36.820-07:00", jr["created_at"])
+	assert.Equal(t, "on", jr["push_all_notifications_asap"])
+	assert.Equal(t, "1", jr["can"])
+	assert.Equal(t, jr["customer_id"], jr["company_id"], "company_id is the Customer's id, beside customer_id")
+	assert.Equal(t, "90015", jr["postal_code"])
+	assert.Equal(t, "US", jr["country"])
+	assert.Equal(t, "America/Los_Angeles", jr["timezone"])
+	assert.Equal(t, obj{}, jr["cached_job_states"])
+	assert.Equal(t, false, jr["in_white_gloves_period"])
+	assert.Nil(t, jr["re_ranked_worker_ids"])
+	assert.Nil(t, jr["flag_color"])
+	assert.Equal(t, "2026-11-22T10:34:36.820-08:00", jr["created_at"])
 	assert.Equal(t, jr["created_at"], jr["updated_at"])
 	assert.Equal(t, jr, f.getJobRequest(idOf(jr)), "show answers what create answered")
 
@@ -73,8 +88,10 @@ func TestCreateJobRequestShape(t *testing.T) {
 	assert.Equal(t, "1099", form["classification"], "1099 by default")
 	assert.Nil(t, form["start_time"])
 	assert.Nil(t, form["wage"])
-	assert.Equal(t, []any{float64(seed.WorkerIDs[1]), float64(seed.WorkerIDs[2])}, form["ban_list"])
-	assert.Equal(t, []any{obj{"badge_id": float64(seed.BadgeID)}}, form["badge_requirements"])
+	assert.Equal(t, "", form["w2_hourly_rate"], `"" on a 1099 Job Request`)
+	assert.Equal(t, []any{strconv.FormatInt(seed.WorkerIDs[1], 10), strconv.FormatInt(seed.WorkerIDs[2], 10)}, form["ban_list"])
+	require.Len(t, form["badge_requirements"], 1)
+	assert.Equal(t, float64(seed.BadgeID), form["badge_requirements"].([]any)[0].(obj)["badge_id"])
 }
 
 func TestJobRequestValidation(t *testing.T) {

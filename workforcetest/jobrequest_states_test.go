@@ -17,7 +17,7 @@ import (
 func (f *fake) jrInState(state string) (int64, int64) {
 	f.t.Helper()
 	seed := f.Seed()
-	startTime := f.Now().Add(time.Hour).In(time.FixedZone("", -7*3600)).Format("2006-01-02 15:04")
+	startTime := f.Now().Add(time.Hour).In(pacificTime).Format("2006-01-02 15:04")
 	initial := "posted"
 	if state == "draft" {
 		initial = "draft"
@@ -282,7 +282,7 @@ func TestBadgeRequirement(t *testing.T) {
 	badges := job["worker"].(obj)["user_badges"].([]any)
 	require.Len(t, badges, 1)
 	assert.Equal(t, float64(seed.BadgeID), badges[0].(obj)["badge_id"])
-	assert.Equal(t, "Forklift Certified", badges[0].(obj)["name"])
+	assert.Equal(t, float64(w[2]), badges[0].(obj)["user_id"])
 	assert.Positive(t, badges[0].(obj)["id"], "the holding's own id")
 
 	require.NoError(t, f.GrantBadge(w[3], seed.BadgeID))

@@ -13,11 +13,18 @@ import (
 	"github.com/workforce-marketplace/workforce-go/workforcetest"
 )
 
-// Timestamp styles of CONTRACT §5 as the fake writes them.
+// Timestamp styles of CONTRACT §10 as the fake writes them: a record's own times in US Pacific
+// time with milliseconds and the offset of the day, a transition's in UTC to the second.
 const (
-	localStamp = `^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}-07:00$`
+	localStamp = `^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}-0[78]:00$`
 	utcStamp   = `^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$`
 )
+
+// embeddedUserKeys are exactly the keys of a User embedded in a Job (CONTRACT §10).
+var embeddedUserKeys = []string{"address", "address_state", "avatar_url", "business_name", "city", "dob", "email",
+	"external_id", "first_name", "gender", "id", "last_name", "latitude", "logo_url", "longitude", "rating", "ssn",
+	"suspended", "type", "user_badges", "w2_employee_id", "w2_onboarding_started", "w2_onboarding_status",
+	"workplace_image_url", "zip"}
 
 func TestCreateJobShape(t *testing.T) {
 	t.Parallel()
@@ -41,33 +48,42 @@ func TestCreateJobShape(t *testing.T) {
 	assert.EqualValues(t, seed.JobRequest1099ID, job["job_request_id"])
 	assert.Equal(t, "Ask for Sam", job["requestor_notes"])
 	assert.Equal(t, "1099", job["classification"])
-	assert.Equal(t, "18.5", job["adjusted_wage"], "decimals are strings")
-	assert.Equal(t, "2026-11-22T11:34:36.820-07:00", job["created_at"])
+	assert.Equal(t, 18.5, job["adjusted_wage"], "wages are numbers")
+	assert.Equal(t, "2026-11-22T10:34:36.820-08:00", job["created_at"], "Pacific time, standard in November")
 	assert.Equal(t, job["created_at"], job["updated_at"])
-	assert.Equal(t, "2026-11-22T18:34:36Z", job["confirmed_at"])
-	for _, null := range []string{"started_at", "completed_at", "finished_at", "hours_worked", "actual_duration",
-		"w2_hourly_rate", "w2_payment_ref", "w2_pay_status", "cancelled_reason"} {
+	assert.Equal(t, job["created_at"], job["confirmed_at"], "a record's own times share one style")
+	assert.Equal(t, float64(0), job["hours_worked"], "a number, 0 before any work")
+	assert.Equal(t, "", job["w2_hourly_rate"], `"" on a 1099 Job`)
+	for _, null := range []string{"started_at", "completed_at", "finished_at", "actual_duration",
+		"w2_payment_ref", "w2_pay_status", "cancelled_reason"} {
 		assert.Nil(t, job[null], null)
 	}
 	assert.IsType(t, float64(0), job["time_to_start"])
 
 	worker := job["worker"].(obj)
+	assert.ElementsMatch(t, embeddedUserKeys, keys(worker), "exactly the keys of an embedded User")
 	assert.EqualValues(t, seed.WorkerIDs[1], worker["id"])
 	assert.Equal(t, "Worker", worker["type"])
 	assert.Equal(t, "4.8", worker["rating"], "ratings are strings")
-	assert.Regexp(t, localStamp, worker["updated_at"])
+	assert.Equal(t, "34.044911", worker["latitude"], "coordinates are strings")
+	assert.Regexp(t, `^\d{4}-\d\d-\d\d$`, worker["dob"])
+	assert.Equal(t, "", worker["ssn"])
+	assert.Equal(t, true, worker["w2_onboarding_started"])
+	assert.Nil(t, worker["business_name"])
 	assert.Equal(t, []any{}, worker["user_badges"])
 	employer := job["employer"].(obj)
+	assert.ElementsMatch(t, embeddedUserKeys, keys(employer))
 	assert.EqualValues(t, seed.EmployerID, employer["id"])
 	assert.Equal(t, "Employer", employer["type"])
-	assert.EqualValues(t, seed.CustomerID, employer["customer_id"])
+	assert.Equal(t, "Acme Logistics", employer["business_name"], "an Employer's business is its Customer")
 
 	transitions := job["transitions"].([]any)
 	require.Len(t, transitions, 1)
 	tr := transitions[0].(obj)
+	assert.ElementsMatch(t, []string{"id", "job_id", "created_at", "name", "latitude", "longitude"}, keys(tr))
 	assert.Equal(t, "filled", tr["name"])
 	assert.Equal(t, job["id"], tr["job_id"])
-	assert.Equal(t, job["created_at"], tr["created_at"])
+	assert.Equal(t, "2026-11-22T18:34:36Z", tr["created_at"], "UTC, to the second")
 	assert.Nil(t, tr["latitude"])
 	assert.Contains(t, tr, "longitude")
 }
@@ -77,7 +93,7 @@ func TestCreateJobW2(t *testing.T) {
 	f := newFake(t)
 	job := f.createJob(f.Seed().WorkerIDs[1], f.Seed().JobRequestW2ID)
 	assert.Equal(t, "w2", job["classification"])
-	assert.Equal(t, "22.75", job["w2_hourly_rate"])
+	assert.Equal(t, 22.75, job["w2_hourly_rate"], "a number on a W2 Job")
 	assert.Equal(t, "not_started", job["w2_pay_status"])
 	assert.Nil(t, job["adjusted_wage"])
 }
@@ -197,7 +213,7 @@ func TestPatchJob(t *testing.T) {
 	job = body["job"].(obj)
 	assert.Equal(t, "cancelled", job["state"])
 	assert.Equal(t, "decided_to_cancel", job["cancelled_reason"])
-	assert.Regexp(t, utcStamp, job["finished_at"])
+	assert.Regexp(t, localStamp, job["finished_at"])
 	assert.Equal(t, []string{"cancelled", "filled"}, transitionNames(job))
 	assert.Equal(t, job, f.getJob(id))
 

@@ -109,5 +109,5 @@ type messageJSON struct {
 // renderMessage writes m.
 func renderMessage(m *message) messageJSON {
 	return messageJSON{ID: m.id, JobID: m.jobID, SenderID: m.senderID, ReceiverID: m.receiverID, Body: m.body,
-		ImageURL: optString(m.imageURL), ReadAt: optUTC(m.readAt), CreatedAt: localTime(m.createdAt)}
+		ImageURL: optString(m.imageURL), ReadAt: optLocal(m.readAt), CreatedAt: localTime(m.createdAt)}
 }

@@ -56,6 +56,7 @@ type Seed struct {
 // workerSeed is what differs between the seeded Workers.
 type workerSeed struct {
 	first, last, gender, rating, city, zip string
+	latitude, longitude                    string
 	drugTested, w2                         bool
 }
 
@@ -100,12 +101,12 @@ func (st *store) seedRecords() Seed {
 	}
 	seed.EmployerID, seed.PendingEmployerID = employers[0].id, employers[1].id
 	for i, w := range []workerSeed{
-		{"Ana", "Garcia", "female", "4.5", "Los Angeles", "90012", true, false},
-		{"Ben", "Okafor", "male", "4.8", "Los Angeles", "90013", false, true},
-		{"Chloe", "Nguyen", "female", "5.0", "Pasadena", "91101", true, true},
-		{"Dev", "Patel", "male", "3.9", "Glendale", "91203", false, true},
-		{"Eli", "Schmidt", "", "", "Burbank", "91502", false, true},
-		{"Fay", "Morgan", "female", "4.2", "Long Beach", "90802", true, true},
+		{"Ana", "Garcia", "female", "4.5", "Los Angeles", "90012", "34.061425", "-118.238913", true, false},
+		{"Ben", "Okafor", "male", "4.8", "Los Angeles", "90013", "34.044911", "-118.243208", false, true},
+		{"Chloe", "Nguyen", "female", "5.0", "Pasadena", "91101", "34.146081", "-118.139223", true, true},
+		{"Dev", "Patel", "male", "3.9", "Glendale", "91203", "34.151672", "-118.262201", false, true},
+		{"Eli", "Schmidt", "", "", "Burbank", "91502", "", "", false, true},
+		{"Fay", "Morgan", "female", "4.2", "Long Beach", "90802", "33.768321", "-118.195617", true, true},
 	} {
 		u := user{
 			kind: kindWorker, firstName: w.first, lastName: w.last, gender: w.gender, rating: w.rating,
@@ -120,8 +121,10 @@ func (st *store) seedRecords() Seed {
 		if w.gender != "" {
 			u.avatarURL = "https://avatars.example.com/" + itoa(int64(i+1)) + ".png"
 		}
+		u.latitude, u.longitude = w.latitude, w.longitude
+		u.dob = time.Date(1985+i, time.Month(1+i), 3+i, 0, 0, 0, 0, time.UTC)
 		if i == 2 {
-			u.badges = []userBadge{{id: next(&st.lastUserBadge), badgeID: seed.BadgeID}}
+			u.badges = []userBadge{{id: next(&st.lastUserBadge), badgeID: seed.BadgeID, createdAt: longAgo, updatedAt: longAgo}}
 		}
 		seed.WorkerIDs = append(seed.WorkerIDs, st.addUser(u).id)
 	}
@@ -139,7 +142,8 @@ func (st *store) seedRecords() Seed {
 			customerID: customers[1].id, employerID: employers[1].id, usePendingState: true}},
 		{&seed.PublicJobRequestID, jobRequest{name: "Event Setup", wage: "17.25", classification: class1099, createdBy: poolPublic}},
 		{&seed.BadgeJobRequestID, jobRequest{name: "Forklift Operator", wage: "24.0", classification: class1099,
-			slots: 2, badgeIDs: []int64{seed.BadgeID}, agentCode: "AG-7"}},
+			slots: 2, badges: []badgeRequirement{{id: next(&st.lastBadgeRequirement), badgeID: seed.BadgeID,
+				createdAt: lately, updatedAt: lately}}, agentCode: "AG-7"}},
 		{&seed.DraftJobRequestID, jobRequest{name: "Inventory Count", wage: "19.0", classification: class1099, state: stateDraft}},
 		{&seed.MultiDayDayIDs[0], jobRequest{name: "Conference Crew, day 1", w2HourlyRate: "21.0", classification: classW2,
 			multiDay: true, multiDayID: seed.MultiDayJobRequestID}},

@@ -44,12 +44,19 @@ type user struct {
 	customerID          int64
 	role, title         string
 	syncedWorkerID      int64
+	latitude, longitude string    // where the User is based: decimals, written as strings
+	dob                 time.Time // the date of birth, at midnight UTC
+	logoURL             string
+	workplaceImageURL   string
 	badges              []userBadge // the Badges held, in the order granted
 }
 
 // userBadge is a User's holding of a Badge. Its id is the holding's own: the one
 // user_badges_attributes names to take it away.
-type userBadge struct{ id, badgeID int64 }
+type userBadge struct {
+	id, badgeID          int64
+	createdAt, updatedAt time.Time
+}
 
 // holds tells whether u holds the Badge badgeID.
 func (u *user) holds(badgeID int64) bool {
@@ -74,6 +81,7 @@ const (
 	firstMessageID    = 5001
 	firstTransitionID = 70001
 	firstUserBadgeID  = 90001
+	firstBadgeReqID   = 95001
 )
 
 // store holds every record of one fake server. mu guards everything in it; every access goes
@@ -92,9 +100,11 @@ type store struct {
 	tokens         map[string]authToken
 	lastTransition int64
 	lastUserBadge  int64
-	changes        []change       // the state changes of the commit in progress
-	committed      func([]change) // called after each commit with its changes, outside the lock
-	bodies         bool           // record each change's body, for webhooks
+	// lastBadgeRequirement is the last id given to a Job Request's Badge requirement.
+	lastBadgeRequirement int64
+	changes              []change       // the state changes of the commit in progress
+	committed            func([]change) // called after each commit with its changes, outside the lock
+	bodies               bool           // record each change's body, for webhooks
 	// gen counts the commits that may have changed a record: a Job's cached JSON is valid only
 	// at the generation it was written at.
 	gen uint64
@@ -107,18 +117,19 @@ type store struct {
 // newStore makes an empty store on clk.
 func newStore(clk *clock) *store {
 	return &store{
-		clock:          clk,
-		customers:      newTable[customer](firstCustomerID),
-		users:          newTable[user](firstUserID),
-		badges:         newTable[badge](firstBadgeID),
-		jobRequests:    newTable[jobRequest](firstJobRequestID),
-		multiDays:      newTable[multiDay](firstMultiDayID),
-		jobs:           newTable[job](firstJobID),
-		jobsOf:         map[int64][]*job{},
-		messages:       newTable[message](firstMessageID),
-		tokens:         map[string]authToken{},
-		lastTransition: firstTransitionID - 1,
-		lastUserBadge:  firstUserBadgeID - 1,
+		clock:                clk,
+		customers:            newTable[customer](firstCustomerID),
+		users:                newTable[user](firstUserID),
+		badges:               newTable[badge](firstBadgeID),
+		jobRequests:          newTable[jobRequest](firstJobRequestID),
+		multiDays:            newTable[multiDay](firstMultiDayID),
+		jobs:                 newTable[job](firstJobID),
+		jobsOf:               map[int64][]*job{},
+		messages:             newTable[message](firstMessageID),
+		tokens:               map[string]authToken{},
+		lastTransition:       firstTransitionID - 1,
+		lastUserBadge:        firstUserBadgeID - 1,
+		lastBadgeRequirement: firstBadgeReqID - 1,
 	}
 }
 

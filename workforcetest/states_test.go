@@ -125,13 +125,13 @@ func TestWorkTimestamps(t *testing.T) {
 	id, err := f.Accept(seed.JobRequestW2ID, seed.WorkerIDs[2])
 	require.NoError(t, err)
 	job := f.getJob(id)
-	assert.Regexp(t, utcStamp, job["confirmed_at"])
+	assert.Regexp(t, localStamp, job["confirmed_at"])
 	assert.Positive(t, job["time_to_start"])
 
 	f.Advance(time.Hour)
 	require.NoError(t, f.StartJob(id))
 	started := f.getJob(id)
-	assert.Regexp(t, utcStamp, started["started_at"])
+	assert.Regexp(t, localStamp, started["started_at"])
 	assert.Nil(t, started["time_to_start"])
 	tr := started["transitions"].([]any)[0].(obj)
 	assert.Equal(t, "34.042019", tr["latitude"], "coordinates are strings")
@@ -146,12 +146,12 @@ func TestWorkTimestamps(t *testing.T) {
 	job = f.getJob(id)
 	assert.Equal(t, started["started_at"], job["started_at"], "started_at is the first start")
 	assert.InDelta(t, 2.5, job["hours_worked"], 0.001)
-	assert.Regexp(t, utcStamp, job["completed_at"])
+	assert.Regexp(t, localStamp, job["completed_at"])
 	assert.Nil(t, job["finished_at"])
 
 	require.NoError(t, f.Approve(id))
 	job = f.getJob(id)
-	assert.Regexp(t, utcStamp, job["finished_at"])
+	assert.Regexp(t, localStamp, job["finished_at"])
 	assert.Equal(t, "pending", job["w2_pay_status"])
 	require.NoError(t, f.PayW2(id, "ADP-77"))
 	job = f.getJob(id)
@@ -181,7 +181,7 @@ func TestApply(t *testing.T) {
 	assert.ErrorContains(t, err, "already holds")
 
 	require.NoError(t, patchState("filled")(f, id))
-	assert.Regexp(t, utcStamp, f.getJob(id)["confirmed_at"], "granting an application confirms it")
+	assert.Regexp(t, localStamp, f.getJob(id)["confirmed_at"], "granting an application confirms it")
 }
 
 func TestAcceptRefillsWithdrawn(t *testing.T) {

@@ -190,7 +190,8 @@ func (st *store) readUserBadges(f fields, u *user) {
 		case st.badges.rows[badgeID] == nil:
 			f.fe.add(name, "badge "+itoa(badgeID)+" does not exist")
 		case !slices.ContainsFunc(held, func(h userBadge) bool { return h.badgeID == badgeID }):
-			held = append(held, userBadge{id: next(&st.lastUserBadge), badgeID: badgeID})
+			now := st.now()
+			held = append(held, userBadge{id: next(&st.lastUserBadge), badgeID: badgeID, createdAt: now, updatedAt: now})
 		}
 	}
 	u.badges = held

@@ -33,12 +33,17 @@ func TestUsersCreateShowUpdate(t *testing.T) {
 	assert.Equal(t, userFields, keys(u))
 	assert.Equal(t, "Worker", u["type"])
 	assert.Equal(t, "Zoë", u["first_name"])
-	assert.Equal(t, true, u["drug_tested"])
+	assert.Equal(t, "true", u["drug_tested"], "text, as the real client's schema has it")
+	assert.Equal(t, "false", u["verified_phone"])
 	assert.Equal(t, true, u["agreed_to_terms"])
 	assert.NotNil(t, u["agreed_to_terms_date"])
 	badges := u["user_badges"].([]any)
 	require.Len(t, badges, 1)
+	assert.Equal(t, sorted("id", "user_id", "badge_id", "expires_at", "created_at", "suspended", "category", "updated_at"),
+		keys(badges[0].(obj)), "the keys of a real user_badges entry")
 	assert.Equal(t, float64(seed.BadgeID), badges[0].(obj)["badge_id"])
+	assert.Equal(t, u["id"], badges[0].(obj)["user_id"])
+	assert.Regexp(t, localStamp, badges[0].(obj)["created_at"])
 	id := idOf(u)
 
 	status, body = f.get(idPath("users", id), f.private)
@@ -232,7 +237,7 @@ func TestMessages(t *testing.T) {
 		"message[receiver_id]": {itoa(seed.EmployerID)}, "message[read_at]": {"2026-11-23T08:00:00Z"}})
 	require.Equal(t, http.StatusOK, status, body, "either way round")
 	reply := body["message"].(obj)
-	assert.Equal(t, "2026-11-23T08:00:00Z", reply["read_at"])
+	assert.Equal(t, "2026-11-23T00:00:00.000-08:00", reply["read_at"], "a record's own time: Pacific, milliseconds")
 
 	status, body = f.get("/api_v2/messages", f.private, "job_id", itoa(jobID))
 	require.Equal(t, http.StatusOK, status)
