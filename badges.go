@@ -3,8 +3,10 @@ package workforce
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"iter"
 	"net/http"
+	"strings"
 )
 
 // BadgesService reads, creates, changes and deletes Badges: qualifications
@@ -88,13 +90,34 @@ func (s *BadgesService) Get(ctx context.Context, id int64) (*Badge, *Response, e
 
 // Create creates a Badge.
 //
-// When the error matches ErrOutcomeUnknown the Badge may exist: list
-// Badges with BadgeListOptions.Query set to its name before creating it
-// again.
+// When the error matches ErrOutcomeUnknown the Badge may exist: Settle
+// tells whether this call made it, before creating it again.
 //
 // API: POST /badges
 func (s *BadgesService) Create(ctx context.Context, badge *BadgeParams) (*Badge, *Response, error) {
 	return create[*Badge](ctx, s.client, badges, badge)
+}
+
+// Settle answers the Badge that a Create of params, which failed with err
+// matching ErrOutcomeUnknown, made; or an error matching ErrNotFound when
+// it made none, so that creating it again cannot make two (see
+// JobsService.Settle for the pattern). The Badge it answers has the name
+// sent (in any case) and was made at or after the call began by the
+// server's clock (see "Settle a write" in the package documentation). err
+// must be the create's own error, which records when its call began.
+//
+// API: GET /info, then GET /badges with query (the name)
+func (s *BadgesService) Settle(ctx context.Context, params *BadgeParams, err error) (*Badge, error) {
+	if e := params.check(true); e != nil {
+		return nil, e
+	}
+	floor, e := s.client.settleFloor(ctx, err)
+	if e != nil {
+		return nil, e
+	}
+	return settleIn(s.All(ctx, &BadgeListOptions{Query: strings.TrimSpace(params.Name)}), floor,
+		func(b *Badge) Time { return b.CreatedAt }, func(b *Badge) bool { return sameText(b.Name, params.Name) },
+		fmt.Sprintf("Badge %q", params.Name))
 }
 
 // Update changes the fields of a Badge that changes sets; at least one must

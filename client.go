@@ -415,6 +415,7 @@ func (c *Client) do(ctx context.Context, r request, out any) (*Response, error) 
 	}
 	start := time.Now()
 	resp, err := c.send(req, out, r.key)
+	markStarted(err, start)
 	if c.logger != nil {
 		c.log(req, resp, time.Since(start), err)
 	}

@@ -134,13 +134,43 @@ func (s *CustomersService) Get(ctx context.Context, id int64) (*Customer, *Respo
 // Create creates a Customer. A name the company already uses, in any
 // case, answers ErrUnprocessable.
 //
-// When the error matches ErrOutcomeUnknown, Exists tells whether the
-// Customer was created; since names are unique, creating it again cannot
-// make two either.
+// When the error matches ErrOutcomeUnknown the Customer may exist: Settle
+// tells whether this call made it. (Names are unique, so creating it again
+// cannot make two: it answers ErrUnprocessable when the first was made.)
 //
 // API: POST /customers
 func (s *CustomersService) Create(ctx context.Context, customer *CustomerParams) (*Customer, *Response, error) {
 	return create[*Customer](ctx, s.client, customers, customer)
+}
+
+// Settle answers the Customer that a Create of params, which failed with
+// err matching ErrOutcomeUnknown, made; or an error matching ErrNotFound
+// when it made none (see JobsService.Settle for the pattern). The Customer
+// it answers has the name sent (in any case) and was made at or after the
+// call began by the server's clock (see "Settle a write" in the package
+// documentation): a Customer of that name made before is not this call's,
+// and creating it again answers ErrUnprocessable. err must be the create's
+// own error, which records when its call began.
+//
+// API: GET /info, GET /customers/exists, then GET /customers
+func (s *CustomersService) Settle(ctx context.Context, params *CustomerParams, err error) (*Customer, error) {
+	if e := params.check(true); e != nil {
+		return nil, e
+	}
+	floor, e := s.client.settleFloor(ctx, err)
+	if e != nil {
+		return nil, e
+	}
+	what := fmt.Sprintf("Customer %q", params.Name)
+	exists, _, e := s.Exists(ctx, params.Name)
+	switch {
+	case e != nil:
+		return nil, e
+	case !exists:
+		return nil, errNotSettled(what)
+	}
+	return settleIn(s.All(ctx, nil), floor, func(c *Customer) Time { return c.CreatedAt },
+		func(c *Customer) bool { return sameText(c.Name, params.Name) }, what)
 }
 
 // Update changes the fields of a Customer that changes sets; at least one

@@ -48,10 +48,55 @@
 // ErrUnprocessable, ErrRateLimited or ErrServer with errors.Is. No answer at
 // all is a *TransportError; when the caller's context ended it also matches
 // context.Canceled or context.DeadlineExceeded. A write that reached the
-// server with no answer saying what was done matches ErrOutcomeUnknown: look
-// the record up before sending it again (each create says how). A 3xx is a
-// *RedirectError: the client follows no redirect. Keys, secret key and token
-// never appear in any error, log line or printed value.
+// server with no answer saying what was done matches ErrOutcomeUnknown (see
+// Settle a write). A 3xx is a *RedirectError: the client follows no
+// redirect. Keys, secret key and token never appear in any error, log line
+// or printed value.
+//
+// # Settle a write
+//
+// A create whose error matches ErrOutcomeUnknown may or may not have made
+// its record, and sending it again could make two. Each create has a Settle
+// (Jobs.Settle for Create and Assign, JobRequests.Settle, Customers.Settle,
+// Users.Settle and Users.SettleInvite, Badges.Settle, Messages.Settle) that
+// takes the create's parameters and its error and answers the record that
+// call made, or an error matching ErrNotFound when it made none:
+//
+//	job, _, err := c.Jobs.Assign(ctx, create)
+//	if errors.Is(err, workforce.ErrOutcomeUnknown) {
+//		job, err = c.Jobs.Settle(ctx, create, err)
+//		if errors.Is(err, workforce.ErrNotFound) {
+//			job, _, err = c.Jobs.Assign(ctx, create) // it was not done: do it now
+//		}
+//	}
+//
+// A settle finds only a record the call could have made: one matching what
+// was sent, made at or after the call began by the server's clock (and for
+// a Job, filled or pending, as a create leaves it). The error records when
+// the call began; the settle reads the server's clock (GET /info, else its
+// Date header) and takes as the bound the server's time less the time that
+// passed locally since the call began, less the clock's precision: never
+// later than the truth, so the call's record always passes, and an older
+// record (a Worker's cancelled Job, the same text sent before) never does.
+// Records made within that margin before the call (the round trip of the
+// clock read, and a second when the server tells its time to the second)
+// cannot be told apart by time, nor any on a fake whose clock stands
+// still: a Job's state still tells a cancelled one from a new one. A settle
+// assumes the server's clock runs at the local clock's rate. Multi-day Job
+// Requests have no list to settle in: a series whose create's outcome is
+// unknown may be created again, its days being what matters.
+//
+// # Read what the API sends
+//
+// Every scalar is read in any of its plausible JSON forms: booleans as
+// true or false, "true" or "false", 1 or 0; integers as numbers or digit
+// strings; text from numbers; decimals (Decimal) from numbers or strings;
+// "" and null as absent. A value that fits no form of its field never fails
+// the answer: the field is left zero, the record kept with the value in its
+// Raw, and the value reported in Response.Warnings (and logged at Debug
+// level). IDs the API sends only inside an embedded object fill the field
+// that names them: Job.WorkerID is worker_id when sent, else worker.id.
+// Decode reads a stored document or a webhook's resource the same way.
 //
 // # Test with workforcetest
 //

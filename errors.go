@@ -83,6 +83,11 @@ type APIError struct {
 	// have reached the server without an answer. It makes the error match
 	// ErrOutcomeUnknown.
 	OutcomeUnknown bool
+	// Started is when the call began, by the local clock, on an error
+	// that matches ErrOutcomeUnknown (else zero): the services' Settle
+	// methods read it to tell the record the call may have made from
+	// older ones.
+	Started time.Time
 }
 
 // Error describes the error in one line, e.g.
@@ -149,6 +154,11 @@ type RedirectError struct {
 	// OutcomeUnknown is true for a write: a redirect may answer a write
 	// that was done (see ErrOutcomeUnknown).
 	OutcomeUnknown bool
+	// Started is when the call began, by the local clock, on an error
+	// that matches ErrOutcomeUnknown (else zero): the services' Settle
+	// methods read it to tell the record the call may have made from
+	// older ones.
+	Started time.Time
 }
 
 // Error names the call, the status and where it pointed.
@@ -199,6 +209,11 @@ type TransportError struct {
 	// makes the error match ErrOutcomeUnknown. When false, no attempt had a
 	// connection, or every one was answered that nothing was done.
 	OutcomeUnknown bool
+	// Started is when the call began, by the local clock, on an error
+	// that matches ErrOutcomeUnknown (else zero): the services' Settle
+	// methods read it to tell the record the call may have made from
+	// older ones.
+	Started time.Time
 }
 
 // Error names the call, the error and the last status seen, and says when
@@ -233,6 +248,11 @@ type DecodeError struct {
 	// OutcomeUnknown is true for a write: its 2xx says it was done, but
 	// what it made is lost. It makes the error match ErrOutcomeUnknown.
 	OutcomeUnknown bool
+	// Started is when the call began, by the local clock, on an error
+	// that matches ErrOutcomeUnknown (else zero): the services' Settle
+	// methods read it to tell the record the call may have made from
+	// older ones.
+	Started time.Time
 }
 
 // Error names the call and what could not be decoded.
@@ -245,6 +265,52 @@ func (e *DecodeError) Unwrap() error { return e.Err }
 
 // Is reports whether target is ErrOutcomeUnknown and the write was done.
 func (e *DecodeError) Is(target error) bool { return target == ErrOutcomeUnknown && e.OutcomeUnknown }
+
+// markStarted records on err, when it matches ErrOutcomeUnknown, when its
+// call began.
+func markStarted(err error, start time.Time) {
+	if !errors.Is(err, ErrOutcomeUnknown) {
+		return
+	}
+	var apiErr *APIError
+	var redirectErr *RedirectError
+	var transportErr *TransportError
+	var decodeErr *DecodeError
+	switch {
+	case errors.As(err, &apiErr):
+		apiErr.Started = start
+	case errors.As(err, &redirectErr):
+		redirectErr.Started = start
+	case errors.As(err, &transportErr):
+		transportErr.Started = start
+	case errors.As(err, &decodeErr):
+		decodeErr.Started = start
+	}
+}
+
+// callStarted answers when the call that failed with err began, for an
+// err that matches ErrOutcomeUnknown and says so.
+func callStarted(err error) (time.Time, bool) {
+	if !errors.Is(err, ErrOutcomeUnknown) {
+		return time.Time{}, false
+	}
+	var apiErr *APIError
+	var redirectErr *RedirectError
+	var transportErr *TransportError
+	var decodeErr *DecodeError
+	var start time.Time
+	switch {
+	case errors.As(err, &apiErr):
+		start = apiErr.Started
+	case errors.As(err, &redirectErr):
+		start = redirectErr.Started
+	case errors.As(err, &transportErr):
+		start = transportErr.Started
+	case errors.As(err, &decodeErr):
+		start = decodeErr.Started
+	}
+	return start, !start.IsZero()
+}
 
 // An ArgumentError is a call refused before any I/O because an argument is
 // missing or out of range. It matches ErrInvalidArgument.

@@ -6,11 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"math/rand/v2"
 	"net/http"
 	"os"
 	"regexp"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -73,6 +75,7 @@ type faultRun struct {
 	faults   map[string]int
 	outcomes map[string]int     // create outcomes: acknowledged, failed, unknown
 	created  map[[2]int64]int64 // (job request, worker) → the Job the caller was told of
+	settled  map[[2]int64]int64 // (job request, worker) → the Job a settle found or made
 	failed   map[[2]int64]bool  // creates that failed with a known outcome
 	unknown  map[[2]int64]bool  // creates whose outcome is unknown
 	jobs     []int64            // Jobs known to exist, for reads and cancels
@@ -104,9 +107,9 @@ func (l *lockedBuffer) String() string {
 func newFaultRun(t *testing.T, seed uint64, jobRequests int) *faultRun {
 	r := &faultRun{t: t, rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), logs: &lockedBuffer{},
 		opCount: map[string]int{}, faults: map[string]int{}, outcomes: map[string]int{},
-		created: map[[2]int64]int64{}, failed: map[[2]int64]bool{}, unknown: map[[2]int64]bool{},
+		created: map[[2]int64]int64{}, settled: map[[2]int64]int64{}, failed: map[[2]int64]bool{}, unknown: map[[2]int64]bool{},
 		errs: map[string]int{}, cancels: map[int64]workforce.JobState{}}
-	r.srv = workforcetest.NewServer(t)
+	r.srv = workforcetest.NewServer(t, workforcetest.WithTickingClock()) // a clock that moves, as the API's does
 	logger := slog.New(slog.NewTextHandler(r.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	c, err := r.srv.Client(workforce.WithLogger(logger), workforce.WithRetry(3, time.Millisecond, 20*time.Millisecond))
 	require.NoError(t, err)
@@ -184,7 +187,7 @@ func (r *faultRun) inject() {
 		kind, f.Status = "401", 401
 	case 11:
 		kind = "token expired"
-		r.srv.Advance(25 * time.Hour)
+		r.srv.ExpireTokens() // not by moving the clock, which the API's never does by a day at once
 	}
 	if kind != "token expired" {
 		r.srv.InjectFault(f)
@@ -242,8 +245,9 @@ func (r *faultRun) op(i int) {
 			return
 		}
 		pair := [2]int64{r.jrs[k%len(r.jrs)], r.workers[k/len(r.jrs)]}
+		create := &workforce.JobCreate{JobRequestID: pair[0], WorkerID: pair[1]}
 		var job *workforce.Job
-		job, _, err = r.c.Jobs.Create(ctx, &workforce.JobCreate{JobRequestID: pair[0], WorkerID: pair[1]})
+		job, _, err = r.c.Jobs.Create(ctx, create)
 		r.mu.Lock()
 		switch {
 		case err == nil:
@@ -258,6 +262,9 @@ func (r *faultRun) op(i int) {
 			r.failed[pair] = true
 		}
 		r.mu.Unlock()
+		if errors.Is(err, workforce.ErrOutcomeUnknown) {
+			r.settle(pair, create, err)
+		}
 	case n < 7:
 		kind = "get"
 		if id := r.someJob(); id != 0 {
@@ -286,6 +293,53 @@ func (r *faultRun) op(i int) {
 		r.errs[errorKind(err)]++
 		r.texts = append(r.texts, err.Error(), fmt.Sprintf("%+v", err), fmt.Sprintf("%#v", err))
 	}
+}
+
+// settle settles a create whose outcome is unknown, as the SDK documents
+// it: Settle, and when it finds no Job, create again, until an answer is
+// known. Faults still strike meanwhile (on the list and the creates); a
+// settle that fails is tried again.
+func (r *faultRun) settle(pair [2]int64, create *workforce.JobCreate, err error) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	record := func(outcome string, id int64) {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		r.outcomes[outcome]++
+		if id != 0 {
+			r.settled[pair] = id
+			r.jobs = append(r.jobs, id)
+		}
+	}
+	for range 50 {
+		job, serr := r.c.Jobs.Settle(ctx, create, err)
+		switch {
+		case serr == nil:
+			record("unknown, settled: done", job.ID)
+			return
+		case !errors.Is(serr, workforce.ErrNotFound):
+			continue // the settle's own read failed: again
+		}
+		for range 50 { // again while an answer says nothing was done (a 401, 429, 503 fault)
+			var cerr error
+			job, _, cerr = r.c.Jobs.Create(ctx, create)
+			switch {
+			case cerr == nil:
+				record("unknown, settled: not done, created again", job.ID)
+				return
+			case errors.Is(cerr, workforce.ErrUnprocessable):
+				record("unknown, settled: not done, then refused", 0)
+				r.t.Errorf("pair %v: created again after a settle found nothing, and refused: %v", pair, cerr)
+				return
+			case errors.Is(cerr, workforce.ErrOutcomeUnknown):
+				err = cerr // settle this one
+			default:
+				continue
+			}
+			break
+		}
+	}
+	record("unknown, never settled", 0)
 }
 
 func (r *faultRun) someJob() int64 {
@@ -342,7 +396,7 @@ func (r *faultRun) reconcile() {
 			found[[2]int64{jr, job.WorkerID}] = append(found[[2]int64{jr, job.WorkerID}], job.ID)
 		}
 	}
-	duplicates, missing, phantom, unknownDone := 0, 0, 0, 0
+	duplicates, missing, phantom := 0, 0, 0
 	for pair, ids := range found {
 		if len(ids) > 1 {
 			duplicates++
@@ -350,13 +404,16 @@ func (r *faultRun) reconcile() {
 		if !r.unknown[pair] && r.created[pair] == 0 {
 			phantom++ // created, but its caller was told nothing was done
 		}
-		if r.unknown[pair] {
-			unknownDone++
-		}
 	}
 	for pair, id := range r.created {
 		if ids := found[pair]; len(ids) != 1 || ids[0] != id {
 			missing++
+		}
+	}
+	wrongSettles := 0
+	for pair := range r.unknown {
+		if ids := found[pair]; len(ids) != 1 || ids[0] != r.settled[pair] {
+			wrongSettles++ // settled to a Job other than the one there is, or to none
 		}
 	}
 	for id, state := range r.cancels {
@@ -373,15 +430,16 @@ func (r *faultRun) reconcile() {
 		}
 		leaks += len(tokenLike.FindAllString(text, -1))
 	}
-	r.outcomes["unknown, then found done"] = unknownDone
 	r.outcomes["duplicated"] = duplicates
 	r.outcomes["acknowledged but missing"] = missing
 	r.outcomes["done but reported failed"] = phantom
+	r.outcomes["unknown, settled wrong"] = wrongSettles
 	r.outcomes["secrets in errors or logs"] = leaks
 	r.outcomes["panics"] = r.panics
 	assert.Zero(t, duplicates, "duplicated creates")
 	assert.Zero(t, missing, "acknowledged creates missing")
 	assert.Zero(t, phantom, "creates done while their caller was told they failed")
+	assert.Zero(t, wrongSettles, "unknown creates not settled to exactly the one Job there is")
 	assert.Zero(t, leaks, "secrets in errors or logs")
 	assert.Zero(t, r.panics, "panics")
 	assert.Positive(t, r.outcomes["acknowledged"])
@@ -409,4 +467,333 @@ func (r *faultRun) report(before int) {
 	section("create outcomes and checks", r.outcomes)
 	section("errors the callers got, by what they match", r.errs)
 	r.t.Logf("goroutines: %d before the run; none left after it (goleak)", before)
+}
+
+// settleCase is one create and its settle, for TestFaultSuiteSettles: make
+// makes a record as the case's create does (with its own client, so that
+// the faults injected on path hit it); settle settles err; count counts the
+// records the create's parameters describe, made by anyone; earlier makes a
+// look-alike before the create: what a settle must not take for the
+// create's record.
+type settleCase struct {
+	path    string
+	earlier func(t *testing.T, c *workforce.Client)
+	make    func(c *workforce.Client) (int64, error)
+	settle  func(c *workforce.Client, err error) (int64, error)
+	count   func(t *testing.T, c *workforce.Client) int
+}
+
+// settleCases answers a case for every create of the SDK, on the fake
+// srv: Jobs (Create and Assign, for a Worker who holds an earlier
+// cancelled Job on the same Job Request), Job Requests, Customers by name,
+// Users by email and by phone, invitations, Badges by name, and Messages
+// whose text the sender sent before.
+func settleCases(t *testing.T, srv *workforcetest.Server) map[string]settleCase {
+	ctx := context.Background()
+	seed := srv.Seed()
+	job := &workforce.JobCreate{WorkerID: seed.WorkerIDs[1], JobRequestID: seed.JobRequest1099ID}
+	cancelledBefore := func(t *testing.T, c *workforce.Client) {
+		j, _, err := c.Jobs.Assign(ctx, job)
+		require.NoError(t, err)
+		_, _, err = c.Jobs.Cancel(ctx, j.ID, workforce.CancelDecidedToCancel)
+		require.NoError(t, err)
+	}
+	countJobs := func(t *testing.T, c *workforce.Client) int {
+		n := 0
+		for j, err := range c.Jobs.All(ctx, &workforce.JobListOptions{JobRequestID: job.JobRequestID}) {
+			require.NoError(t, err)
+			if j.WorkerID == job.WorkerID && j.State == workforce.JobFilled {
+				n++
+			}
+		}
+		return n
+	}
+	jr := &workforce.JobRequestParams{RequestName: "Dock crew", Zip: "90015", City: "Los Angeles", Address: "800 W Olympic Blvd",
+		Slots: 2, Category: "General", Description: "Unload trucks.", State: workforce.JobRequestPosted,
+		StartTime: workforce.NewWallClock(2031, 1, 15, 9, 0), AgentCode: "SETTLE-1"}
+	customer := &workforce.CustomerParams{Name: "Settle Foods"}
+	userByEmail := &workforce.UserCreate{Type: workforce.UserWorker, FirstName: "Ivy", LastName: "Stone", Email: "ivy.stone@example.com"}
+	userByPhone := &workforce.UserCreate{Type: workforce.UserWorker, FirstName: "Ike", LastName: "Stone", Phone: "+1 (213) 555-0177"}
+	invite := &workforce.UserInvite{Type: workforce.UserWorker, FirstName: "Ida", LastName: "Stone", Phone: "+12135550188"}
+	badge := &workforce.BadgeParams{Name: "Food Handler", Description: "Holds a food handler card."}
+	var message *workforce.MessageCreate
+	messageJob := func(t *testing.T, c *workforce.Client) *workforce.MessageCreate {
+		if message == nil {
+			j, _, err := c.Jobs.Assign(ctx, &workforce.JobCreate{WorkerID: seed.WorkerIDs[2], JobRequestID: seed.JobRequest1099ID})
+			require.NoError(t, err)
+			message = &workforce.MessageCreate{Body: "On my way", JobID: j.ID, SenderID: seed.WorkerIDs[2], ReceiverID: seed.EmployerID}
+		}
+		return message
+	}
+	countUsers := func(email, phone string) func(*testing.T, *workforce.Client) int {
+		return func(t *testing.T, c *workforce.Client) int {
+			n := 0
+			for u, err := range c.Users.All(ctx, nil) {
+				require.NoError(t, err)
+				if (email != "" && u.Email == email) || (phone != "" && u.Phone == phone) {
+					n++
+				}
+			}
+			return n
+		}
+	}
+	return map[string]settleCase{
+		"Jobs.Create": {path: "/api_v2/jobs", earlier: cancelledBefore,
+			make: func(c *workforce.Client) (int64, error) { j, _, err := c.Jobs.Create(ctx, job); return jobID(j), err },
+			settle: func(c *workforce.Client, err error) (int64, error) {
+				j, err := c.Jobs.Settle(ctx, job, err)
+				return jobID(j), err
+			},
+			count: countJobs},
+		"Jobs.Assign": {path: "/api_v2/jobs/assign", earlier: cancelledBefore,
+			make: func(c *workforce.Client) (int64, error) { j, _, err := c.Jobs.Assign(ctx, job); return jobID(j), err },
+			settle: func(c *workforce.Client, err error) (int64, error) {
+				j, err := c.Jobs.Settle(ctx, job, err)
+				return jobID(j), err
+			},
+			count: countJobs},
+		"JobRequests.Create": {path: "/api_v2/job_requests",
+			earlier: func(t *testing.T, c *workforce.Client) {
+				_, _, err := c.JobRequests.Create(ctx, jr)
+				require.NoError(t, err)
+			},
+			make: func(c *workforce.Client) (int64, error) {
+				r, _, err := c.JobRequests.Create(ctx, jr)
+				if r == nil {
+					return 0, err
+				}
+				return r.ID, err
+			},
+			settle: func(c *workforce.Client, err error) (int64, error) {
+				r, err := c.JobRequests.Settle(ctx, jr, err)
+				if r == nil {
+					return 0, err
+				}
+				return r.ID, err
+			},
+			count: func(t *testing.T, c *workforce.Client) int {
+				n := 0
+				for r, err := range c.JobRequests.All(ctx, &workforce.JobRequestListOptions{AgentCode: jr.AgentCode}) {
+					require.NoError(t, err)
+					if r.RequestName == jr.RequestName {
+						n++
+					}
+				}
+				return n
+			}},
+		"Customers.Create": {path: "/api_v2/customers",
+			make: func(c *workforce.Client) (int64, error) {
+				r, _, err := c.Customers.Create(ctx, customer)
+				if r == nil {
+					return 0, err
+				}
+				return r.ID, err
+			},
+			settle: func(c *workforce.Client, err error) (int64, error) {
+				r, err := c.Customers.Settle(ctx, customer, err)
+				if r == nil {
+					return 0, err
+				}
+				return r.ID, err
+			},
+			count: func(t *testing.T, c *workforce.Client) int {
+				n := 0
+				for r, err := range c.Customers.All(ctx, nil) {
+					require.NoError(t, err)
+					if r.Name == customer.Name {
+						n++
+					}
+				}
+				return n
+			}},
+		"Users.Create by email": {path: "/api_v2/users",
+			earlier: func(t *testing.T, c *workforce.Client) {
+				_, _, err := c.Users.Create(ctx, userByEmail) // the same person, made before
+				require.NoError(t, err)
+			},
+			make: func(c *workforce.Client) (int64, error) {
+				u, _, err := c.Users.Create(ctx, userByEmail)
+				return userID(u), err
+			},
+			settle: func(c *workforce.Client, err error) (int64, error) {
+				u, err := c.Users.Settle(ctx, userByEmail, err)
+				return userID(u), err
+			},
+			count: countUsers(userByEmail.Email, "")},
+		"Users.Create by phone": {path: "/api_v2/users",
+			earlier: func(t *testing.T, c *workforce.Client) {
+				_, _, err := c.Users.Create(ctx, userByPhone)
+				require.NoError(t, err)
+			},
+			make: func(c *workforce.Client) (int64, error) {
+				u, _, err := c.Users.Create(ctx, userByPhone)
+				return userID(u), err
+			},
+			settle: func(c *workforce.Client, err error) (int64, error) {
+				u, err := c.Users.Settle(ctx, userByPhone, err)
+				return userID(u), err
+			},
+			count: countUsers("", userByPhone.Phone)},
+		"Users.Invite": {path: "/api_v2/users/invite",
+			earlier: func(t *testing.T, c *workforce.Client) {
+				_, _, err := c.Users.Invite(ctx, invite)
+				require.NoError(t, err)
+			},
+			make: func(c *workforce.Client) (int64, error) {
+				u, _, err := c.Users.Invite(ctx, invite)
+				return userID(u), err
+			},
+			settle: func(c *workforce.Client, err error) (int64, error) {
+				u, err := c.Users.SettleInvite(ctx, invite, err)
+				return userID(u), err
+			},
+			count: countUsers("", invite.Phone)},
+		"Badges.Create": {path: "/api_v2/badges",
+			earlier: func(t *testing.T, c *workforce.Client) {
+				_, _, err := c.Badges.Create(ctx, badge)
+				require.NoError(t, err)
+			},
+			make: func(c *workforce.Client) (int64, error) {
+				b, _, err := c.Badges.Create(ctx, badge)
+				if b == nil {
+					return 0, err
+				}
+				return b.ID, err
+			},
+			settle: func(c *workforce.Client, err error) (int64, error) {
+				b, err := c.Badges.Settle(ctx, badge, err)
+				if b == nil {
+					return 0, err
+				}
+				return b.ID, err
+			},
+			count: func(t *testing.T, c *workforce.Client) int {
+				n := 0
+				for b, err := range c.Badges.All(ctx, nil) {
+					require.NoError(t, err)
+					if b.Name == badge.Name {
+						n++
+					}
+				}
+				return n
+			}},
+		"Messages.Create": {path: "/api_v2/messages",
+			earlier: func(t *testing.T, c *workforce.Client) {
+				_, _, err := c.Messages.Create(ctx, messageJob(t, c)) // the same text, sent before
+				require.NoError(t, err)
+			},
+			make: func(c *workforce.Client) (int64, error) {
+				m, _, err := c.Messages.Create(ctx, message)
+				if m == nil {
+					return 0, err
+				}
+				return m.ID, err
+			},
+			settle: func(c *workforce.Client, err error) (int64, error) {
+				m, err := c.Messages.Settle(ctx, message, err)
+				if m == nil {
+					return 0, err
+				}
+				return m.ID, err
+			},
+			count: func(t *testing.T, c *workforce.Client) int {
+				n := 0
+				for m, err := range c.Messages.All(ctx, &workforce.MessageListOptions{JobID: message.JobID}) {
+					require.NoError(t, err)
+					if m.Body == message.Body {
+						n++
+					}
+				}
+				return n
+			}},
+	}
+}
+
+func jobID(j *workforce.Job) int64 {
+	if j == nil {
+		return 0
+	}
+	return j.ID
+}
+
+// TestFaultSuiteSettles proves every create's Settle on the fake, with a
+// clock that moves: a create whose connection is dropped after the server
+// acted, or before, or whose answer is cut short, ends in exactly one
+// record once settled (and, when the settle finds none, created again),
+// the record the create made; a look-alike made before it (a cancelled
+// Job of the same Worker on the same Job Request, the same text sent
+// before, the same person or Badge name) is never taken for it.
+func TestFaultSuiteSettles(t *testing.T) {
+	t.Parallel()
+	faults := []struct {
+		name  string
+		fault workforcetest.Fault
+		done  bool
+	}{
+		{"dropped after acting", workforcetest.Fault{DropAfter: true}, true},
+		{"dropped before acting", workforcetest.Fault{Drop: true}, false},
+		{"answer cut short", workforcetest.Fault{Truncate: true}, true},
+	}
+	names := slices.Sorted(maps.Keys(settleCases(t, workforcetest.NewServer(t))))
+	for _, f := range faults {
+		for _, name := range names {
+			t.Run(f.name+"/"+name, func(t *testing.T) {
+				t.Parallel()
+				srv := workforcetest.NewServer(t, workforcetest.WithTickingClock())
+				tc := settleCases(t, srv)[name]
+				c, err := srv.Client()
+				require.NoError(t, err)
+				before := 0
+				if tc.earlier != nil {
+					tc.earlier(t, c)
+					before = tc.count(t, c)
+					if !strings.HasPrefix(name, "Jobs.") {
+						srv.Advance(time.Minute) // made a minute before; a cancelled Job differs by its state
+					}
+				}
+				fault := f.fault
+				fault.Method, fault.Path = http.MethodPost, tc.path
+				srv.InjectFault(fault)
+				_, err = tc.make(c)
+				require.ErrorIs(t, err, workforce.ErrOutcomeUnknown)
+
+				id, err := tc.settle(c, err)
+				if f.done {
+					require.NoError(t, err)
+					assert.Positive(t, id)
+				} else {
+					require.ErrorIs(t, err, workforce.ErrNotFound)
+					id, err = tc.make(c) // not done: made now
+					require.NoError(t, err)
+				}
+				assert.Equal(t, before+1, tc.count(t, c), "exactly one record made")
+				again, err := tc.settle(c, &workforce.TransportError{OutcomeUnknown: true, Started: time.Now().Add(-time.Second)})
+				if err == nil {
+					assert.Equal(t, id, again, "the settle answers the record the create made")
+				}
+			})
+		}
+	}
+}
+
+// A settle on the default, frozen clock still tells a Job from an earlier
+// cancelled one made in the same instant: by its state.
+func TestSettleJobOnAFrozenClock(t *testing.T) {
+	t.Parallel()
+	for _, done := range []bool{true, false} {
+		srv := workforcetest.NewServer(t)
+		tc := settleCases(t, srv)["Jobs.Assign"]
+		c, err := srv.Client()
+		require.NoError(t, err)
+		tc.earlier(t, c)
+		srv.InjectFault(workforcetest.Fault{Method: http.MethodPost, Path: tc.path, Drop: !done, DropAfter: done})
+		_, err = tc.make(c)
+		require.ErrorIs(t, err, workforce.ErrOutcomeUnknown)
+		_, err = tc.settle(c, err)
+		if done {
+			require.NoError(t, err)
+		} else {
+			require.ErrorIs(t, err, workforce.ErrNotFound, "the cancelled Job is not the create's")
+		}
+	}
 }

@@ -497,15 +497,44 @@ func (s *JobRequestsService) Get(ctx context.Context, id int64) (*JobRequest, *R
 
 // Create posts a Job Request. Public Pool keys get ErrForbidden.
 //
-// When the error matches ErrOutcomeUnknown the Job Request may exist: list
-// the Customer's Job Requests changed since just before the call
-// (JobRequestListOptions.CompanyID and UpdatedAfter) and look for its
-// RequestName and StartTime before posting it again. An AgentCode of your
-// own makes it certain: list with that AgentCode.
+// When the error matches ErrOutcomeUnknown the Job Request may exist:
+// Settle tells whether this call made it, before posting it again.
 //
 // API: POST /job_requests
 func (s *JobRequestsService) Create(ctx context.Context, jobRequest *JobRequestParams) (*JobRequest, *Response, error) {
 	return create[*JobRequest](ctx, s.client, jobRequests, jobRequest)
+}
+
+// Settle answers the Job Request that a Create of params, which failed with
+// err matching ErrOutcomeUnknown, made; or an error matching ErrNotFound
+// when it made none, so that posting it again cannot post it twice (see
+// JobsService.Settle for the pattern). The Job Request it answers was made
+// at or after the call began by the server's clock (see "Settle a write" in
+// the package documentation), with the RequestName, Address, City and Zip
+// sent, and the StartTime, EmployerID, AgentCode, MultiDayJobRequestID and
+// Classification sent when they were set. Give Job Requests an AgentCode of
+// your own to tell apart two posted alike at once. err must be the create's
+// own error, which records when its call began.
+//
+// API: GET /info, then GET /job_requests with updated_after (and the
+// filters params sets)
+func (s *JobRequestsService) Settle(ctx context.Context, params *JobRequestParams, err error) (*JobRequest, error) {
+	if e := params.check(true); e != nil {
+		return nil, e
+	}
+	floor, e := s.client.settleFloor(ctx, err)
+	if e != nil {
+		return nil, e
+	}
+	opts := &JobRequestListOptions{UpdatedAfter: floor.Add(-filterMargin), AgentCode: params.AgentCode,
+		MultiDayJobRequestID: params.MultiDayJobRequestID, Classification: params.Classification}
+	return settleIn(s.All(ctx, opts), floor, func(jr *JobRequest) Time { return jr.CreatedAt }, func(jr *JobRequest) bool {
+		return sameText(jr.RequestName, params.RequestName) && sameText(jr.Address, params.Address) &&
+			sameText(jr.City, params.City) && sameText(jr.Zip, params.Zip) &&
+			(params.StartTime.IsZero() || (!jr.StartTime.IsZero() && WallClockOf(jr.StartTime.Time) == params.StartTime)) &&
+			(params.EmployerID == 0 || jr.EmployerID == params.EmployerID) &&
+			(params.AgentCode == "" || jr.AgentCode == params.AgentCode)
+	}, fmt.Sprintf("Job Request %q", params.RequestName))
 }
 
 // Update changes the fields of a Job Request that changes sets; at least

@@ -279,20 +279,12 @@ func (s *JobsService) Get(ctx context.Context, id int64) (*Job, *Response, error
 	return byID[*Job](ctx, s.client, http.MethodGet, jobs, id)
 }
 
-// Find returns the newest Job of a Worker on a Job Request, or an error
-// matching ErrNotFound when there is none. It is how a caller learns
-// whether a create whose outcome is unknown (ErrOutcomeUnknown) was done:
-//
-//	job, _, err := c.Jobs.Assign(ctx, create)
-//	if errors.Is(err, workforce.ErrOutcomeUnknown) {
-//		job, err = c.Jobs.Find(ctx, create.JobRequestID, create.WorkerID)
-//		if errors.Is(err, workforce.ErrNotFound) {
-//			job, _, err = c.Jobs.Assign(ctx, create) // it was not done: do it now
-//		}
-//	}
-//
-// It reads the Job Request's Jobs, a page of 50 at a time, until it meets
-// the Worker's.
+// Find returns the newest Job of a Worker on a Job Request, whatever its
+// state, or an error matching ErrNotFound when there is none. It reads the
+// Job Request's Jobs, a page of 50 at a time, until it meets the Worker's
+// (by worker_id, or the embedded worker's id). To learn whether a create
+// whose outcome is unknown was done, use Settle: the newest Job may be an
+// older one, cancelled, that the create did not make.
 //
 // API: GET /jobs with job_request_id
 func (s *JobsService) Find(ctx context.Context, jobRequestID, workerID int64) (*Job, error) {
@@ -313,6 +305,42 @@ func (s *JobsService) Find(ctx context.Context, jobRequestID, workerID int64) (*
 	return nil, fmt.Errorf("%w: worker %d has no Job on job request %d", ErrNotFound, workerID, jobRequestID)
 }
 
+// Settle answers the Job that a Create or Assign of create, which failed
+// with err matching ErrOutcomeUnknown, made; or an error matching
+// ErrNotFound when it made none, so that sending it again cannot make a
+// second one:
+//
+//	job, _, err := c.Jobs.Assign(ctx, create)
+//	if errors.Is(err, workforce.ErrOutcomeUnknown) {
+//		job, err = c.Jobs.Settle(ctx, create, err)
+//		if errors.Is(err, workforce.ErrNotFound) {
+//			job, _, err = c.Jobs.Assign(ctx, create) // it was not done: do it now
+//		}
+//	}
+//
+// The Job it answers is the Worker's on the Job Request, made at or after
+// the call began by the server's clock (see "Settle a write" in the package
+// documentation), and in a state a create makes (filled, or pending): an
+// older Job of the same Worker, such as one cancelled before, never. A Job
+// the call made and that moved on since (started, cancelled) is not found
+// either: sending again then makes a new filled Job, or is refused. err
+// must be the create's own error, which records when its call began.
+//
+// API: GET /info, then GET /jobs with job_request_id and updated_after
+func (s *JobsService) Settle(ctx context.Context, create *JobCreate, err error) (*Job, error) {
+	if e := create.check(); e != nil {
+		return nil, e
+	}
+	floor, e := s.client.settleFloor(ctx, err)
+	if e != nil {
+		return nil, e
+	}
+	jobs := s.All(ctx, &JobListOptions{JobRequestID: create.JobRequestID, UpdatedAfter: floor.Add(-filterMargin)})
+	return settleIn(jobs, floor, func(j *Job) Time { return j.CreatedAt }, func(j *Job) bool {
+		return j.WorkerID == create.WorkerID && (j.State == JobFilled || j.State == JobPending)
+	}, fmt.Sprintf("Job of worker %d on job request %d", create.WorkerID, create.JobRequestID))
+}
+
 // Create puts a Worker on a Job Request as a filled Job. Public Pool keys
 // get ErrForbidden.
 //
@@ -322,8 +350,8 @@ func (s *JobsService) Find(ctx context.Context, jobRequestID, workerID int64) (*
 // Job agreed elsewhere. A Job Request whose slots are all taken, or that
 // requires Badges the Worker lacks, answers ErrUnprocessable.
 //
-// When the error matches ErrOutcomeUnknown the Job may exist: Find looks it
-// up by its Job Request and Worker before creating it again.
+// When the error matches ErrOutcomeUnknown the Job may exist: Settle
+// tells whether this call made it, before creating it again.
 //
 // API: POST /jobs
 func (s *JobsService) Create(ctx context.Context, job *JobCreate) (*Job, *Response, error) {
@@ -332,8 +360,8 @@ func (s *JobsService) Create(ctx context.Context, job *JobCreate) (*Job, *Respon
 
 // Assign assigns a Worker to a Job Request as a filled Job. Public Pool keys
 // get ErrForbidden. It is Create under the name the API gives a
-// Requestor's own choice of Worker; Create's notes, reconciling included,
-// hold for it.
+// Requestor's own choice of Worker; Create's notes hold for it, and
+// Settle settles an unknown outcome.
 //
 // API: POST /jobs/assign
 func (s *JobsService) Assign(ctx context.Context, job *JobCreate) (*Job, *Response, error) {

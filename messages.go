@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"iter"
 	"net/http"
+	"strings"
 	"time"
 )
 
@@ -132,8 +133,7 @@ func (s *MessagesService) Get(ctx context.Context, id int64) (*Message, *Respons
 // of the Job's two parties answers ErrUnprocessable.
 //
 // When the error matches ErrOutcomeUnknown the Message may have been sent:
-// list the Job's Messages from the sender (MessageListOptions.JobID and
-// SenderID) and compare the newest Body before sending it again.
+// Settle tells whether this call sent it, before sending it again.
 //
 // API: POST /messages
 func (s *MessagesService) Create(ctx context.Context, message *MessageCreate) (*Message, *Response, error) {
@@ -142,4 +142,31 @@ func (s *MessagesService) Create(ctx context.Context, message *MessageCreate) (*
 	}
 	body := map[string]*MessageCreate{"message": message}
 	return call[*Message](ctx, s.client, request{method: http.MethodPost, path: "messages", body: body, key: "message", create: true})
+}
+
+// Settle answers the Message that a Create of message, which failed with
+// err matching ErrOutcomeUnknown, sent; or an error matching ErrNotFound
+// when it sent none, so that sending it again cannot send it twice (see
+// JobsService.Settle for the pattern). The Message it answers is about the
+// same Job, from the same sender to the same receiver, with the same text,
+// and was made at or after the call began by the server's clock (see
+// "Settle a write" in the package documentation): the same text sent
+// earlier is not this call's. err must be the create's own error, which
+// records when its call began.
+//
+// API: GET /info, then GET /messages with job_id, sender_id and
+// receiver_id
+func (s *MessagesService) Settle(ctx context.Context, message *MessageCreate, err error) (*Message, error) {
+	if e := message.check(); e != nil {
+		return nil, e
+	}
+	floor, e := s.client.settleFloor(ctx, err)
+	if e != nil {
+		return nil, e
+	}
+	opts := &MessageListOptions{JobID: message.JobID, SenderID: message.SenderID, ReceiverID: message.ReceiverID}
+	return settleIn(s.All(ctx, opts), floor, func(m *Message) Time { return m.CreatedAt }, func(m *Message) bool {
+		return m.JobID == message.JobID && m.SenderID == message.SenderID && m.ReceiverID == message.ReceiverID &&
+			strings.TrimSpace(m.Body) == strings.TrimSpace(message.Body)
+	}, fmt.Sprintf("Message from user %d to user %d about job %d", message.SenderID, message.ReceiverID, message.JobID))
 }

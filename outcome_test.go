@@ -122,9 +122,8 @@ func TestOutcomeUnknownWhenTheDeadlinePassesWhileWaiting(t *testing.T) {
 	assert.Contains(t, err.Error(), "POST /api_v2/jobs")
 }
 
-// The reconciliation the documentation of Jobs.Create shows: when the
-// outcome is unknown, look the Job up by its Job Request and Worker before
-// creating it again.
+// The reconciliation the documentation of Jobs.Settle shows: when the
+// outcome is unknown, settle it before creating it again.
 func TestReconcileACreateWhoseOutcomeIsUnknown(t *testing.T) {
 	t.Parallel()
 	srv, c := fake(t)
@@ -139,12 +138,12 @@ func TestReconcileACreateWhoseOutcomeIsUnknown(t *testing.T) {
 }
 
 // createJobOnce creates a Job, and when the outcome of the create is
-// unknown, finds it instead of creating a second one, as Jobs.Find's
+// unknown, settles it instead of creating a second one, as Jobs.Settle's
 // documentation shows.
 func createJobOnce(ctx context.Context, c *workforce.Client, create *workforce.JobCreate) (*workforce.Job, error) {
 	job, _, err := c.Jobs.Assign(ctx, create)
 	if errors.Is(err, workforce.ErrOutcomeUnknown) {
-		job, err = c.Jobs.Find(ctx, create.JobRequestID, create.WorkerID)
+		job, err = c.Jobs.Settle(ctx, create, err)
 		if errors.Is(err, workforce.ErrNotFound) {
 			job, _, err = c.Jobs.Assign(ctx, create) // it was not done: do it now
 		}

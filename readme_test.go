@@ -35,9 +35,14 @@ func readmeTour(ctx context.Context, apiKey, secretKey string) error {
 		return err // a configuration error, matching workforce.ErrConfig; New makes no network call
 	}
 
-	job, _, err := c.Jobs.Assign(ctx, &workforce.JobCreate{WorkerID: 7, JobRequestID: 9})
+	create := &workforce.JobCreate{WorkerID: 7, JobRequestID: 9}
+	job, _, err := c.Jobs.Assign(ctx, create)
 	if errors.Is(err, workforce.ErrOutcomeUnknown) {
-		// The request reached the server and no answer came: look the Job up before assigning again.
+		// The request reached the server and no answer came: did this call make the Job?
+		job, err = c.Jobs.Settle(ctx, create, err)
+		if errors.Is(err, workforce.ErrNotFound) {
+			job, _, err = c.Jobs.Assign(ctx, create) // it was not done: do it now
+		}
 	}
 	if err != nil {
 		return err

@@ -473,8 +473,8 @@ func (s *UsersService) Get(ctx context.Context, id int64) (*User, *Response, err
 
 // Create creates a User. Public Pool keys get ErrForbidden.
 //
-// When the error matches ErrOutcomeUnknown the User may exist: list Users
-// by its Email or ExternalID (UserListOptions) before creating it again.
+// When the error matches ErrOutcomeUnknown the User may exist: Settle
+// tells whether this call made it, before creating it again.
 //
 // API: POST /users
 func (s *UsersService) Create(ctx context.Context, user *UserCreate) (*User, *Response, error) {
@@ -494,8 +494,8 @@ func (s *UsersService) Create(ctx context.Context, user *UserCreate) (*User, *Re
 // Pool keys get ErrForbidden.
 //
 // When the error matches ErrOutcomeUnknown the invitation may have gone
-// out: list Users by its ExternalID or Email before inviting again, or the
-// person may get two texts.
+// out: SettleInvite tells whether this call made the User, before inviting
+// again (or the person may get two texts).
 //
 // API: POST /users/invite
 func (s *UsersService) Invite(ctx context.Context, invite *UserInvite) (*User, *Response, error) {
@@ -504,6 +504,61 @@ func (s *UsersService) Invite(ctx context.Context, invite *UserInvite) (*User, *
 	}
 	body := map[string]*UserInvite{"user": invite}
 	return call[*User](ctx, s.client, request{method: http.MethodPost, path: "users/invite", body: body, key: "user", create: true})
+}
+
+// Settle answers the User that a Create of user, which failed with err
+// matching ErrOutcomeUnknown, made; or an error matching ErrNotFound when
+// it made none, so that creating it again cannot make two (see
+// JobsService.Settle for the pattern). The User it answers has the Email
+// sent (in any case), or, without one, the Phone sent (by its digits), with
+// the same Type and names, and was made at or after the call began by the
+// server's clock (see "Settle a write" in the package documentation). Users
+// carry no creation time the API documents: a User with no created_at is
+// judged by updated_at, so that one made before the call but changed since,
+// with the same email or phone and names, cannot be told from it. err must
+// be the create's own error, which records when its call began.
+//
+// API: GET /info, then GET /users with email (or type) and updated_after
+func (s *UsersService) Settle(ctx context.Context, user *UserCreate, err error) (*User, error) {
+	if user == nil {
+		return nil, &ArgumentError{Name: "UserCreate", Reason: "is required"}
+	}
+	w := userWire(*user)
+	if e := w.check(true); e != nil {
+		return nil, e
+	}
+	return s.settle(ctx, err, user.Type, user.FirstName, user.LastName, user.Email, user.Phone)
+}
+
+// SettleInvite answers the User that an Invite of invite, which failed
+// with err matching ErrOutcomeUnknown, made; or an error matching
+// ErrNotFound when it made none, as Settle does for a Create.
+//
+// API: GET /info, then GET /users with email (or type) and updated_after
+func (s *UsersService) SettleInvite(ctx context.Context, invite *UserInvite, err error) (*User, error) {
+	if e := invite.check(); e != nil {
+		return nil, e
+	}
+	return s.settle(ctx, err, invite.Type, invite.FirstName, invite.LastName, invite.Email, invite.Phone)
+}
+
+// settle finds the User a create or an invite of these values made.
+func (s *UsersService) settle(ctx context.Context, callErr error, typ UserType, first, last, email, phone string) (*User, error) {
+	floor, err := s.client.settleFloor(ctx, callErr)
+	if err != nil {
+		return nil, err
+	}
+	opts := &UserListOptions{Type: typ, UpdatedAfter: floor.Add(-filterMargin)}
+	what := fmt.Sprintf("User with phone %q", phone)
+	if email = strings.TrimSpace(email); email != "" {
+		opts.Email, what = []string{email}, fmt.Sprintf("User with email %q", email)
+	}
+	return settleIn(s.All(ctx, opts), floor, userMade, func(u *User) bool {
+		if (email != "" && !sameText(u.Email, email)) || (email == "" && !samePhone(u.Phone, phone)) {
+			return false
+		}
+		return u.Type == typ && sameText(u.FirstName, first) && sameText(u.LastName, last)
+	}, what)
 }
 
 // Update changes the fields of a User that update sets. Public Pool keys
