@@ -149,14 +149,6 @@ type BadgeRequirement struct {
 	UpdatedAt        Time   `json:"updated_at"`
 }
 
-// MarshalJSON writes the requirement as JobRequestParams sends it:
-// {"badge_id": N}.
-func (r BadgeRequirement) MarshalJSON() ([]byte, error) {
-	return json.Marshal(struct {
-		BadgeID int64 `json:"badge_id"`
-	}{r.BadgeID})
-}
-
 // JobRequestState is the state of a Job Request. A state this SDK does
 // not know is kept as it was sent.
 type JobRequestState string
@@ -335,6 +327,23 @@ type JobRequestParams struct {
 	AgentCode          string `json:"agent_code,omitempty"`
 	OrganizationalPath string `json:"organizational_path,omitempty"`
 	UsePendingState    *bool  `json:"use_pending_state,omitempty"`
+}
+
+// MarshalJSON writes the parameters as the API takes them: every field
+// that is set, and each Badge requirement as {"badge_id": N} alone.
+func (p JobRequestParams) MarshalJSON() ([]byte, error) {
+	type plain JobRequestParams // without this method
+	type attribute struct {
+		BadgeID int64 `json:"badge_id"`
+	}
+	var attributes []attribute
+	for _, r := range p.BadgeRequirements {
+		attributes = append(attributes, attribute{r.BadgeID})
+	}
+	return json.Marshal(struct {
+		plain
+		BadgeRequirements []attribute `json:"badge_requirements_attributes,omitempty"` // hides plain's
+	}{plain(p), attributes})
 }
 
 // check refuses fields out of range; create also requires what the API

@@ -2,6 +2,7 @@ package workforce_test
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"testing"
 	"time"
@@ -134,7 +135,7 @@ func TestJobRequestsCreate(t *testing.T) {
 		Wage: workforce.NewDecimal(18.5), Classification: workforce.ClassificationW2, W2HourlyRate: workforce.NewDecimal(21.25),
 		OpenRequest: workforce.Ptr(false), MultiDay: workforce.Ptr(true), MultiDayJobRequestID: 6,
 		PreferredCandidateIDs: []int64{7, 8}, BanList: []int64{11},
-		BadgeRequirements:    []workforce.BadgeRequirement{{BadgeID: 2}},
+		BadgeRequirements:    []workforce.BadgeRequirement{{BadgeID: 2, ID: 5, BadgeName: "Forklift", JobRequestID: 1}}, // as read
 		NotificationDistance: workforce.NewDecimal(25), PushAllNotificationsASAP: workforce.SwitchOff, Can: "x",
 		AgentCode: "AG-1", OrganizationalPath: "west/la", UsePendingState: workforce.Ptr(true),
 	})
@@ -154,6 +155,23 @@ func TestJobRequestsCreate(t *testing.T) {
 		"notification_distance":         float64(25), "push_all_notifications_asap": "off", "can": "x",
 		"agent_code": "AG-1", "organizational_path": "west/la", "use_pending_state": true,
 	}}, got.jsonBody(t))
+}
+
+// A Job Request read from the API marshals with every field of its Badge
+// requirements, and reads back the same; only a write sends badge_id alone.
+func TestBadgeRequirementsRoundTrip(t *testing.T) {
+	t.Parallel()
+	var jr *workforce.JobRequest
+	_, err := workforce.Decode([]byte(`{"id": 9, "badge_requirements": [{"id": 5, "badge_id": 2, "job_request_id": 9,
+		"badge_name": "Forklift", "badge_icon_url": null, "badge_description": "Certified.",
+		"created_at": "2017-09-13T11:34:36.820-07:00", "updated_at": "2017-09-13T11:34:36.820-07:00"}]}`), &jr)
+	require.NoError(t, err)
+	b, err := json.Marshal(jr)
+	require.NoError(t, err)
+	var again *workforce.JobRequest
+	_, err = workforce.Decode(b, &again)
+	require.NoError(t, err)
+	assert.Equal(t, jr.BadgeRequirements, again.BadgeRequirements)
 }
 
 func TestJobRequestsUpdateAndCancel(t *testing.T) {
