@@ -452,9 +452,9 @@ func (r *Ranking) UnmarshalJSON(b []byte) error {
 
 // decodeLenient decodes a ranking field by field (see decodeLenient), and
 // hands its Worker the Worker's JSON.
-func (r *Ranking) decodeLenient(d *lenient, data []byte, path string) {
+func (r *Ranking) decodeLenient(d *lenient, data []byte, at path) {
 	*r = Ranking{}
-	d.object(data, reflect.ValueOf((*plainRanking)(r)).Elem(), path)
+	d.object(data, reflect.ValueOf((*plainRanking)(r)).Elem(), at)
 	if w, ok := jsonscan.Member(data, "worker"); ok && r.Worker != nil {
 		r.Worker.Raw = bytes.Clone(w)
 	}

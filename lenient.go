@@ -96,7 +96,7 @@ func decodeLenient(data []byte, out any) ([]Warning, error) {
 		s := reflect.MakeSlice(v.Type(), len(parts), len(parts))
 		for i, part := range parts {
 			d.index = i
-			d.record(part, s.Index(i), "")
+			d.record(part, s.Index(i), path{})
 			if d.err != nil {
 				return nil, fmt.Errorf("element %d: %w", i, d.err)
 			}
@@ -104,7 +104,7 @@ func decodeLenient(data []byte, out any) ([]Warning, error) {
 		v.Set(s)
 		return d.warnings, nil
 	}
-	d.record(data, v, "")
+	d.record(data, v, path{})
 	return d.warnings, d.err
 }
 
@@ -115,25 +115,63 @@ type lenient struct {
 	warnings []Warning
 	index    int   // the place of the record being decoded in the answer's list
 	err      error // the first record that is not an object
+	// refused counts the records in a row json.Unmarshal refused; from
+	// strictTries on, the answer's records are decoded leniently at once,
+	// as an API that sends a form once sends it in every record.
+	refused int
 }
+
+// strictTries is how many records in a row json.Unmarshal may refuse
+// before the rest of the answer is decoded leniently without trying it.
+const strictTries = 2
+
+// A path names a value in a record: the path of the object or list that
+// holds it, written out, and its own step, written only when a warning
+// names it, so that decoding a field allocates no path.
+type path struct {
+	parent string // the holder's path, "" for the record
+	member string // the member's JSON name; "" for a list element
+	index  int    // the element's place, for a list element
+	elem   bool
+}
+
+// String writes p, such as "worker.user_badges[0].badge_id".
+func (p path) String() string {
+	switch {
+	case p.elem:
+		return p.parent + "[" + strconv.Itoa(p.index) + "]"
+	case p.parent == "":
+		return p.member
+	case p.member == "":
+		return p.parent
+	}
+	return p.parent + "." + p.member
+}
+
+// to answers the path of p's member name.
+func (p path) to(name string) path { return path{parent: p.String(), member: name} }
 
 // A lenientDecoder decodes itself with d, leniently: the types whose
 // UnmarshalJSON does more than decode fields (Ranking hands its Worker a
 // document; SearchResult decodes records).
 type lenientDecoder interface {
-	decodeLenient(d *lenient, data []byte, path string)
+	decodeLenient(d *lenient, data []byte, at path)
 }
 
 // record decodes data, one record, into v: with json.Unmarshal, the common
 // case, or else field by field. Warnings it adds get the record's ID,
 // unless a record inside it named theirs.
-func (d *lenient) record(data []byte, v reflect.Value, path string) {
+func (d *lenient) record(data []byte, v reflect.Value, at path) {
 	if string(data) == "null" {
 		v.SetZero() // keepDocuments refuses a null record
 		return
 	}
-	if err := json.Unmarshal(data, v.Addr().Interface()); err == nil {
-		return
+	if d.refused < strictTries {
+		if err := json.Unmarshal(data, v.Addr().Interface()); err == nil {
+			d.refused = 0
+			return
+		}
+		d.refused++
 	}
 	if isObject(v.Type()) && data[0] != '{' {
 		if d.err == nil {
@@ -143,7 +181,7 @@ func (d *lenient) record(data []byte, v reflect.Value, path string) {
 	}
 	v.SetZero()
 	before := len(d.warnings)
-	d.value(data, v, path)
+	d.value(data, v, at)
 	id := recordID(v)
 	for i := before; i < len(d.warnings); i++ {
 		if d.warnings[i].ID == 0 {
@@ -183,15 +221,15 @@ func recordID(v reflect.Value) int64 {
 // fits no form leaves v zero and adds a Warning. Types with an
 // UnmarshalJSON of their own decode themselves; their error is such a
 // warning.
-func (d *lenient) value(data []byte, v reflect.Value, path string) bool {
+func (d *lenient) value(data []byte, v reflect.Value, at path) bool {
 	if v.CanAddr() {
 		switch u := v.Addr().Interface().(type) {
 		case lenientDecoder:
-			u.decodeLenient(d, data, path)
+			u.decodeLenient(d, data, at)
 			return true
 		case json.Unmarshaler:
 			if u.UnmarshalJSON(data) != nil {
-				return d.warn(data, v, path)
+				return d.warn(data, v, at)
 			}
 			return true
 		}
@@ -204,7 +242,7 @@ func (d *lenient) value(data []byte, v reflect.Value, path string) bool {
 			return true
 		}
 		p := reflect.New(v.Type().Elem())
-		if !d.value(data, p.Elem(), path) {
+		if !d.value(data, p.Elem(), at) {
 			v.SetZero()
 			return false
 		}
@@ -213,7 +251,7 @@ func (d *lenient) value(data []byte, v reflect.Value, path string) bool {
 	case reflect.Struct:
 		switch {
 		case data[0] == '{':
-			d.object(data, v, path)
+			d.object(data, v, at)
 			return true
 		case absent:
 			v.SetZero()
@@ -224,8 +262,9 @@ func (d *lenient) value(data []byte, v reflect.Value, path string) bool {
 		case data[0] == '[':
 			parts := jsonscan.Elements(data)
 			s := reflect.MakeSlice(v.Type(), len(parts), len(parts))
+			list := at.String()
 			for i, part := range parts {
-				d.value(part, s.Index(i), path+"["+strconv.Itoa(i)+"]")
+				d.value(part, s.Index(i), path{parent: list, index: i, elem: true})
 			}
 			v.Set(s)
 			return true
@@ -237,10 +276,11 @@ func (d *lenient) value(data []byte, v reflect.Value, path string) bool {
 		switch {
 		case data[0] == '{' && v.Type().Key().Kind() == reflect.String:
 			m := reflect.MakeMap(v.Type())
+			object := at.String()
 			jsonscan.Members(data, func(name, member []byte) bool {
 				key := memberName(name)
 				elem := reflect.New(v.Type().Elem()).Elem()
-				d.value(member, elem, join(path, key))
+				d.value(member, elem, path{parent: object, member: key})
 				m.SetMapIndex(reflect.ValueOf(key).Convert(v.Type().Key()), elem)
 				return true
 			})
@@ -280,15 +320,15 @@ func (d *lenient) value(data []byte, v reflect.Value, path string) bool {
 			return true
 		}
 	}
-	return d.warn(data, v, path)
+	return d.warn(data, v, at)
 }
 
-// warn leaves v zero and records that data, at path, fits no form of v's
+// warn leaves v zero and records that data, at at, fits no form of v's
 // type. It answers false, for value to return.
-func (d *lenient) warn(data []byte, v reflect.Value, path string) bool {
+func (d *lenient) warn(data []byte, v reflect.Value, at path) bool {
 	v.SetZero()
 	value := data[:min(len(data), maxWarningValue)]
-	d.warnings = append(d.warnings, Warning{Index: d.index, Field: path, Value: string(value), Want: want(v.Type())})
+	d.warnings = append(d.warnings, Warning{Index: d.index, Field: at.String(), Value: string(value), Want: want(v.Type())})
 	return false
 }
 
@@ -296,12 +336,12 @@ func (d *lenient) warn(data []byte, v reflect.Value, path string) bool {
 // each into the field of its name (the exact name, else one that differs
 // in case only, as encoding/json matches them); the last of duplicate
 // members wins, and unknown members are skipped.
-func (d *lenient) object(data []byte, v reflect.Value, path string) {
+func (d *lenient) object(data []byte, v reflect.Value, at path) {
 	table := d.table(v.Type())
+	object := at.String()
 	jsonscan.Members(data, func(name, member []byte) bool {
-		key := memberName(name)
-		if index, ok := table.find(key); ok {
-			d.value(member, v.FieldByIndex(index), join(path, key))
+		if f, ok := table.find(name); ok {
+			d.value(member, v.FieldByIndex(f.index), path{parent: object, member: f.name})
 		}
 		return true
 	})
@@ -320,32 +360,34 @@ func memberName(name []byte) string {
 	return s
 }
 
-// join appends a member's name to a path.
-func join(path, name string) string {
-	if path == "" {
-		return name
-	}
-	return path + "." + name
-}
-
-// fieldTable maps the JSON names of a struct's fields to their indices.
+// fieldTable maps the JSON names of a struct's fields to the fields.
 type fieldTable struct {
-	exact map[string][]int
+	exact map[string]jsonField
 	names []string // in field order, for the case-insensitive match
 }
 
-// find answers the field named name, or else one whose name differs in
-// case only.
-func (t *fieldTable) find(name string) ([]int, bool) {
-	if index, ok := t.exact[name]; ok {
-		return index, true
+// A jsonField is a struct field as JSON names it: its name and its index.
+type jsonField struct {
+	name  string
+	index []int
+}
+
+// find answers the field of the member name (as written in JSON), or else
+// one whose name differs in case only.
+func (t *fieldTable) find(name []byte) (jsonField, bool) {
+	if f, ok := t.exact[string(name)]; ok {
+		return f, true
+	}
+	key := memberName(name)
+	if f, ok := t.exact[key]; ok { // written with escapes
+		return f, true
 	}
 	for _, n := range t.names {
-		if strings.EqualFold(n, name) {
+		if strings.EqualFold(n, key) {
 			return t.exact[n], true
 		}
 	}
-	return nil, false
+	return jsonField{}, false
 }
 
 // table answers the field table of the struct type t, built once per
@@ -354,7 +396,7 @@ func (d *lenient) table(t reflect.Type) *fieldTable {
 	if ft, ok := d.tables[t]; ok {
 		return ft
 	}
-	ft := &fieldTable{exact: map[string][]int{}}
+	ft := &fieldTable{exact: map[string]jsonField{}}
 	collectFields(t, nil, ft)
 	d.tables[t] = ft
 	return ft
@@ -384,7 +426,7 @@ func collectFields(t reflect.Type, index []int, ft *fieldTable) {
 			name = f.Name
 		}
 		if _, taken := ft.exact[name]; !taken {
-			ft.exact[name] = append(append([]int(nil), index...), i)
+			ft.exact[name] = jsonField{name: name, index: append(append([]int(nil), index...), i)}
 			ft.names = append(ft.names, name)
 		}
 	}

@@ -91,12 +91,12 @@ func decodeRecords[T any, PT interface {
 // decodeLenient decodes each kind's list record by record (see
 // decodeLenient), each record with its own JSON in Raw. A null record is
 // an error, as it is to UnmarshalJSON.
-func (r *SearchResult) decodeLenient(d *lenient, data []byte, path string) {
+func (r *SearchResult) decodeLenient(d *lenient, data []byte, at path) {
 	*r = SearchResult{}
-	r.Users = lenientRecords[User](d, data, path, "users")
-	r.Customers = lenientRecords[Customer](d, data, path, "customers")
-	r.JobRequests = lenientRecords[JobRequest](d, data, path, "job_requests")
-	r.Badges = lenientRecords[Badge](d, data, path, "badges")
+	r.Users = lenientRecords[User](d, data, at, "users")
+	r.Customers = lenientRecords[Customer](d, data, at, "customers")
+	r.JobRequests = lenientRecords[JobRequest](d, data, at, "job_requests")
+	r.Badges = lenientRecords[Badge](d, data, at, "badges")
 }
 
 // lenientRecords decodes the records of the list under key in data as
@@ -104,23 +104,24 @@ func (r *SearchResult) decodeLenient(d *lenient, data []byte, path string) {
 func lenientRecords[T any, PT interface {
 	*T
 	document
-}](d *lenient, data []byte, path, key string) []PT {
+}](d *lenient, data []byte, at path, key string) []PT {
 	list, ok := jsonscan.Member(data, key)
 	if !ok || string(list) == "null" {
 		return nil
 	}
 	parts := jsonscan.Elements(list)
 	if parts == nil {
-		d.warn(list, reflect.ValueOf(new([]PT)).Elem(), join(path, key))
+		d.warn(list, reflect.ValueOf(new([]PT)).Elem(), at.to(key))
 		return nil
 	}
 	records := make([]PT, len(parts))
+	name := at.to(key).String()
 	for i, part := range parts {
 		if string(part) == "null" && d.err == nil {
 			d.err = fmt.Errorf("%s: element %d: null where a resource is due", key, i)
 		}
 		records[i] = new(T)
-		d.record(part, reflect.ValueOf(records[i]).Elem(), fmt.Sprintf("%s[%d]", join(path, key), i))
+		d.record(part, reflect.ValueOf(records[i]).Elem(), path{parent: name, index: i, elem: true})
 		records[i].setRaw(bytes.Clone(part))
 		if f, ok := any(records[i]).(finisher); ok {
 			f.finish()
