@@ -17,7 +17,7 @@ import (
 // A Warning is a value of an answer that fits none of the forms its field
 // takes: the field was left at its zero value and the record kept, its Raw
 // still holding the value. Response.Warnings lists them for List and Get
-// calls; the client also logs each at Debug level (iterators included).
+// calls; the client also logs them at Debug level (iterators included).
 type Warning struct {
 	// Index is the record's place in the list the answer holds, from 0; 0
 	// for an answer holding one record.
