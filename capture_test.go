@@ -240,7 +240,7 @@ func TestCapturedPageFindAndSettle(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, newer, job.ID, "the filled Job made after the call began, by worker.id")
 
-	unknown.Started = time.Now().Add(-time.Second) // began after the Job was made: not this call's
+	unknown.Started = time.Now() // began 3 s after the Job was made: not this call's
 	_, err = c.Jobs.Settle(ctx, create, unknown)
 	assert.ErrorIs(t, err, workforce.ErrNotFound)
 }

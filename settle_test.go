@@ -92,14 +92,15 @@ func TestSettleBound(t *testing.T) {
 				}
 				return httpmock.NewStringResponse(200, fmt.Sprintf(`{"utc_time_now": %q}`, server.Format(time.RFC3339))), nil
 			})
-			// The call began 2 s ago: the bound is about 18:00:07, less the time the settle takes.
+			// The call began 2 s ago: the bound is about 18:00:07, less the time the settle takes
+			// (the Jobs around it are seconds away, so that a slow machine cannot move it past them).
 			started := time.Now().Add(-2 * time.Second)
 			job := func(id int64, created time.Time, state string) string {
 				return fmt.Sprintf(`{"id": %d, "state": %q, "created_at": %q, "worker": {"id": 7}}`,
 					id, state, created.In(time.FixedZone("", -8*3600)).Format("2006-01-02T15:04:05.000Z07:00"))
 			}
-			page := `{"jobs": [` + job(13, server.Add(-2500*time.Millisecond), "filled") + `,` +
-				job(12, server.Add(-3500*time.Millisecond), "filled") + `,` +
+			page := `{"jobs": [` + job(13, server.Add(-1500*time.Millisecond), "filled") + `,` +
+				job(12, server.Add(-10*time.Second), "filled") + `,` +
 				job(11, server.Add(-time.Second), "cancelled") + `]}`
 			var query string
 			m.RegisterResponder(http.MethodGet, mockBase+"/api_v2/jobs", func(r *http.Request) (*http.Response, error) {
@@ -113,7 +114,7 @@ func TestSettleBound(t *testing.T) {
 			assert.Contains(t, query, "job_request_id=9")
 			assert.Contains(t, query, "updated_after=2026-11-20T18%3A00%3A0") // two seconds before the bound
 
-			page = `{"jobs": [` + job(12, server.Add(-3500*time.Millisecond), "filled") + `]}`
+			page = `{"jobs": [` + job(12, server.Add(-10*time.Second), "filled") + `]}`
 			_, err = c.Jobs.Settle(context.Background(), create, &workforce.TransportError{OutcomeUnknown: true, Started: started})
 			assert.ErrorIs(t, err, workforce.ErrNotFound, "made before the call began")
 		})
