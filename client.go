@@ -224,7 +224,7 @@ func New(apiKey, secretKey string, opts ...Option) (*Client, error) {
 		}
 	}
 	c.redactor = &redact.Redactor{Secrets: func() []string {
-		return []string{apiKey, secretKey, s.token, c.tokens.Current()}
+		return append([]string{apiKey, secretKey, s.token}, c.tokens.Secrets()...)
 	}}
 	if c.logger != nil {
 		c.logger = slog.New(c.redactor.Handler(c.logger.Handler()))

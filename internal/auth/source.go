@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 )
@@ -40,6 +41,20 @@ const (
 	minUse      = time.Minute
 )
 
+// A token the source no longer hands out (replaced by a renewal, or
+// rejected by a 401 that may have been spurious) may still be valid, and a
+// request still in flight with it may get an answer that repeats it: it
+// stays among Secrets until skewGrace past its expiry (the local clock may
+// run ahead of the server's), or tokenLife past its retirement when its
+// expiry is unknown. At most maxRetired are kept, the oldest forgotten
+// first: a server that rejects every token can make the source fetch
+// without end.
+const (
+	tokenLife  = 24 * time.Hour
+	skewGrace  = time.Hour
+	maxRetired = 64
+)
+
 // fetchTimeout bounds one shared fetch, which runs detached from the
 // context of the caller that started it so that one caller giving up does
 // not fail the others waiting on the same renewal.
@@ -61,6 +76,13 @@ type Source struct {
 	renewAt  time.Time // when tok is renewed; zero for never
 	skewSeen bool
 	inflight *call
+	retired  []retiredToken // tokens held before tok that may still be valid, oldest first
+}
+
+// A retiredToken is a token the source held and no longer hands out.
+type retiredToken struct {
+	value string
+	until time.Time // when it is surely no longer valid
 }
 
 type call struct {
@@ -87,7 +109,11 @@ func NewStaticSource(value string) *Source {
 // caller holds s.mu.
 func (s *Source) store(tok Token, force bool) (left time.Duration, skewed bool) {
 	if !force && s.fresh() && tok.ExpiresAt.Before(s.tok.ExpiresAt) {
-		return 0, false // a newer token arrived meanwhile
+		s.retire(tok) // a newer token arrived meanwhile; the callers of this fetch use it all the same
+		return 0, false
+	}
+	if s.tok.Value != tok.Value {
+		s.retire(s.tok)
 	}
 	s.tok, s.renewAt = tok, time.Time{}
 	if tok.ExpiresAt.IsZero() {
@@ -127,11 +153,53 @@ func (s *Source) SetClock(now func() time.Time) {
 func (s *Source) CanRenew() bool { return s.fetch != nil }
 
 // Current returns the cached token value without fetching, or "" when there
-// is none. The redactor uses it to know what to hide.
+// is none.
 func (s *Source) Current() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.tok.Value
+}
+
+// Secrets returns every token the source holds or has held that may still
+// be valid: the current one, and those it replaced or dropped before they
+// expired. The redactor hides them all, since a request sent with an
+// earlier token may still be answered with it.
+func (s *Source) Secrets() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := s.now()
+	s.retired = slices.DeleteFunc(s.retired, func(r retiredToken) bool { return !now.Before(r.until) })
+	out := make([]string, 0, len(s.retired)+1)
+	if s.tok.Value != "" {
+		out = append(out, s.tok.Value)
+	}
+	for _, r := range s.retired {
+		out = append(out, r.value)
+	}
+	return out
+}
+
+// retire keeps tok among the secrets until it is surely no longer valid.
+// The caller holds s.mu.
+func (s *Source) retire(tok Token) {
+	if tok.Value == "" {
+		return
+	}
+	until := tok.ExpiresAt
+	if until.IsZero() {
+		until = s.now().Add(tokenLife)
+	}
+	until = until.Add(skewGrace)
+	if i := slices.IndexFunc(s.retired, func(r retiredToken) bool { return r.value == tok.Value }); i >= 0 {
+		if until.After(s.retired[i].until) {
+			s.retired[i].until = until
+		}
+		return
+	}
+	if len(s.retired) == maxRetired {
+		s.retired = slices.Delete(s.retired, 0, 1)
+	}
+	s.retired = append(s.retired, retiredToken{value: tok.Value, until: until})
 }
 
 // Set stores tok as the current token, for example after the caller
@@ -187,6 +255,7 @@ func (s *Source) Invalidate(stale string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.fetch != nil && s.tok.Value == stale {
+		s.retire(s.tok) // a 401 may be spurious: it may still be valid
 		s.tok, s.renewAt = Token{}, time.Time{}
 	}
 }
