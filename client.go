@@ -540,11 +540,24 @@ func (c *Client) send(req *retryablehttp.Request, out any, key string) (*Respons
 	default:
 		err = decodeEnvelope(data, key, out)
 	}
-	if err != nil { // a value quoted in the error may be a secret a server echoed
-		// A write answered 2xx was done; what it made is lost.
-		return resp, &DecodeError{Method: method, Path: path, Err: c.redactorFor(ctx).Error(err), OutcomeUnknown: isWrite(ctx)}
+	if err != nil {
+		return resp, c.decodeError(ctx, method, path, err)
 	}
 	return resp, nil
+}
+
+// decodeError describes an answer of the call of ctx that could not be
+// decoded. A value quoted in err may be a secret a server echoed: it is
+// hidden whole before the message cuts it short, and the message is
+// redacted again, starts of secrets included. A write answered 2xx was
+// done, so what it made is lost.
+func (c *Client) decodeError(ctx context.Context, method, path string, err error) *DecodeError {
+	rd := c.redactorFor(ctx)
+	var ve *valueError
+	if errors.As(err, &ve) {
+		ve.value = rd.String(ve.value)
+	}
+	return &DecodeError{Method: method, Path: path, Err: rd.Error(err), OutcomeUnknown: isWrite(ctx)}
 }
 
 // redactorKey holds, in a call's context, the redactor of a call whose body

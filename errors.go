@@ -246,6 +246,17 @@ func (e *DecodeError) Unwrap() error { return e.Err }
 // Is reports whether target is ErrOutcomeUnknown and the write was done.
 func (e *DecodeError) Is(target error) bool { return target == ErrOutcomeUnknown && e.OutcomeUnknown }
 
+// A valueError is a value of an answer that could not be decoded. It keeps
+// the value whole, so that the client hides the secrets in it before the
+// message cuts it short (a start of a secret is a secret too).
+type valueError struct {
+	format string // the message, with one verb for the value, such as "%.40q is not a number"
+	value  string
+}
+
+// Error describes the value, cut short by the format.
+func (e *valueError) Error() string { return fmt.Sprintf(e.format, e.value) }
+
 // An ArgumentError is a call refused before any I/O because an argument is
 // missing or out of range. It matches ErrInvalidArgument.
 type ArgumentError struct {
