@@ -432,7 +432,7 @@ func (c *Client) newRequest(ctx context.Context, r request) (*retryablehttp.Requ
 	default:
 		values, err := query.Values(q)
 		if err != nil {
-			return nil, encodingError("query", err)
+			return nil, c.encodingError("query", err)
 		}
 		u.RawQuery = values.Encode()
 	}
@@ -444,7 +444,7 @@ func (c *Client) newRequest(ctx context.Context, r request) (*retryablehttp.Requ
 	case r.body != nil:
 		b, err := json.Marshal(r.body)
 		if err != nil {
-			return nil, encodingError("body", err)
+			return nil, c.encodingError("body", err)
 		}
 		body = b
 	}
@@ -586,13 +586,14 @@ func recycle(buf *bytes.Buffer) {
 }
 
 // encodingError returns the *ArgumentError behind a failure to encode the
-// request's query or body, or else err described.
-func encodingError(part string, err error) error {
+// request's query or body, or else an *ArgumentError naming the part (a
+// channel, a function, NaN, a MarshalJSON that fails): nothing is sent.
+func (c *Client) encodingError(part string, err error) error {
 	var argErr *ArgumentError
 	if errors.As(err, &argErr) {
 		return argErr
 	}
-	return fmt.Errorf("workforce: encoding the request %s: %w", part, err)
+	return &ArgumentError{Name: part, Reason: "cannot be encoded: " + c.redactor.String(err.Error())}
 }
 
 // transportError turns an error from sending into the error the caller
