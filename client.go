@@ -149,9 +149,12 @@ func WithHTTPClient(hc *http.Client) Option { return func(s *settings) { s.httpC
 func WithLogger(l *slog.Logger) Option { return func(s *settings) { s.logger = l } }
 
 // WithRetry sets how many times a failed request may be sent again (0 turns
-// retries off) and the bounds of the exponential wait between attempts.
-// maxWait also caps the Retry-After the client waits for: a longer one ends
-// the retries. The default is 3 retries waiting from 500ms to 30s.
+// retries off) and the bounds of the exponential wait between attempts:
+// before retry n (from 0) the client waits a time drawn at random from 0
+// to minWait·2^n, capped at maxWait (full jitter), unless the server said
+// how long in Retry-After. maxWait also caps the Retry-After the client
+// waits for: a longer one ends the retries. The default is 3 retries with
+// minWait 500ms and maxWait 30s.
 func WithRetry(max int, minWait, maxWait time.Duration) Option {
 	return func(s *settings) { s.retries, s.minWait, s.maxWait = max, minWait, maxWait }
 }
