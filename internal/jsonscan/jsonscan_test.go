@@ -3,6 +3,7 @@ package jsonscan
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -56,6 +57,36 @@ func TestElements(t *testing.T) {
 	}
 }
 
+func TestArrayLen(t *testing.T) {
+	t.Parallel()
+	cases := map[string]int{
+		`[]`: 0, ` [ ] `: 0, `[{"a": "[\"]"}, [1, [2]], "s", 3 , null]`: 5, `[{},{},{}]`: 3,
+		``: -1, `{}`: -1, `[1,`: -1, `[1 2]`: -1, `["x]`: -1, `[{]`: -1, `[1,]`: -1,
+	}
+	for data, want := range cases {
+		assert.Equal(t, want, ArrayLen([]byte(data)), data)
+	}
+	big := []byte(`[` + strings.Repeat(`{},`, 100000) + `{}]`)
+	assert.Equal(t, 100001, ArrayLen(big))
+}
+
+func TestItems(t *testing.T) {
+	t.Parallel()
+	cases := map[string]int{
+		`1`: 0, `"[{"`: 0, `{}`: 1, `[]`: 1, `[1]`: 2, `[1, 2, 3]`: 4, `{"a": 1, "b": 2}`: 1,
+		`{"jobs": [{}, {}, {}]}`: 1 + 1 + 3 + 3, `[[], [1], {"x": [null, "a,b"]}]`: 1 + 3 + 1 + 2 + 1 + 1 + 2,
+		`{"s": "\"[,]\"", "t": ["]", "["]}`: 1 + 1 + 2,
+	}
+	for data, want := range cases {
+		assert.Equal(t, want, Items([]byte(data), 1000), data)
+	}
+	big := []byte(`{"jobs": [` + strings.Repeat(`{},`, 100000) + `{}]}`)
+	assert.Equal(t, 51, Items(big, 50), "stops past the limit")
+	assert.Equal(t, 2+2*100001, Items(big, 1<<20))
+	deep := []byte(strings.Repeat(`[`, MaxDepth+1) + strings.Repeat(`]`, MaxDepth+1))
+	assert.Equal(t, 1<<30+1, Items(deep, 1<<30), "deeper than encoding/json goes")
+}
+
 // FuzzScan checks the scanner against encoding/json on any input: it never
 // panics, and on valid JSON it finds exactly what encoding/json finds.
 func FuzzScan(f *testing.F) {
@@ -64,6 +95,14 @@ func FuzzScan(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		elems := Elements(data)
+		if elems == nil {
+			assert.Equal(t, -1, ArrayLen(data))
+		} else {
+			assert.Equal(t, len(elems), ArrayLen(data))
+		}
+		if json.Valid(data) {
+			assert.Equal(t, countItems(t, data), Items(data, 1<<30), "%s", data)
+		}
 		var raws []json.RawMessage
 		if json.Unmarshal(data, &raws) == nil && raws != nil {
 			require.Len(t, elems, len(raws))
@@ -98,3 +137,44 @@ func jsonEqual(a, b []byte) bool {
 // countKey counts "jobs" keys: with duplicates encoding/json keeps the
 // last, the scanner the first.
 func countKey(data []byte) int { return bytes.Count(data, []byte(`"jobs"`)) }
+
+// countItems counts what Items counts by decoding data.
+func countItems(t *testing.T, data []byte) int {
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	require.NoError(t, dec.Decode(&v))
+	var count func(any) int
+	count = func(v any) int {
+		switch v := v.(type) {
+		case map[string]any:
+			n := 1
+			for _, m := range v {
+				n += count(m)
+			}
+			return n
+		case []any:
+			n := 1 + len(v)
+			for _, e := range v {
+				n += count(e)
+			}
+			return n
+		}
+		return 0
+	}
+	return count(v)
+}
+
+// BenchmarkScanPage scans a page of 50 hostile-sized records as the client
+// does before decoding it: 0 allocs/op.
+func BenchmarkScanPage(b *testing.B) {
+	page := []byte(`{"jobs": [` + strings.Repeat(`{"id": 1, "worker": {"user_badges": [{"id": 2}]}, "transitions": [{}, {}]},`, 49) + `{}]}`)
+	b.SetBytes(int64(len(page)))
+	b.ReportAllocs()
+	for b.Loop() {
+		v, _ := Member(page, "jobs")
+		if ArrayLen(v) != 50 || Items(page, 20000) == 0 {
+			b.Fatal("miscounted")
+		}
+	}
+}
