@@ -1,7 +1,6 @@
 package workforce
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -13,7 +12,6 @@ import (
 	"net/url"
 	"os"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 	"unicode"
@@ -53,10 +51,6 @@ func (c *Client) ready() error {
 // cannot work with.
 var ErrConfig = errors.New("workforce: invalid configuration")
 
-// maxBody is the largest answer the client reads: a page of 50 Jobs is
-// about 100 KiB, so anything near this is not an answer of the API.
-const maxBody = 64 << 20
-
 // A Client talks to the Workforce API. Make one with New.
 type Client struct {
 	base   *url.URL // the API root, ending in "/api_v2/"
@@ -69,7 +63,7 @@ type Client struct {
 	logger    *slog.Logger // nil: no logging
 	redactor  *redact.Redactor
 	policy    *retry.Policy
-	maxBody   int64 // the largest answer read: maxBody, lowered by tests
+	maxBody   int64 // the largest answer read of any kind, lowered by tests
 	window    int   // the most pages an iterator keeps in flight
 
 	// Authentication obtains tokens from the API keys.
@@ -116,6 +110,7 @@ type settings struct {
 	userAgent  string
 	token      string
 	window     int
+	timeouts   Timeouts
 
 	retryAfterUnit time.Duration
 }
@@ -158,6 +153,63 @@ func WithLogger(l *slog.Logger) Option { return func(s *settings) { s.logger = l
 func WithRetry(max int, minWait, maxWait time.Duration) Option {
 	return func(s *settings) { s.retries, s.minWait, s.maxWait = max, minWait, maxWait }
 }
+
+// Timeouts bound the waits of one attempt of a request; the caller's
+// context bounds a whole call. A zero field takes its default.
+//
+// Dial, TLSHandshake, ResponseHeader and IdleConn configure the client's
+// own transport, and do not apply to a transport given with
+// WithHTTPClient (set them on it). BodyStall applies to every answer.
+type Timeouts struct {
+	// Dial bounds opening a connection. Default 10s.
+	Dial time.Duration
+	// TLSHandshake bounds the TLS handshake of a new connection.
+	// Default 10s.
+	TLSHandshake time.Duration
+	// ResponseHeader bounds the wait for an answer's headers once the
+	// request is sent. Default 60s.
+	ResponseHeader time.Duration
+	// IdleConn is how long an idle connection is kept for the next
+	// request. Default 90s.
+	IdleConn time.Duration
+	// BodyStall bounds the wait for the next bytes of an answer's body: a
+	// body that stops arriving for that long ends the attempt with a
+	// *TransportError whose Err matches os.ErrDeadlineExceeded (a read is
+	// retried). Default 30s.
+	BodyStall time.Duration
+}
+
+// The defaults of Timeouts.
+const (
+	DefaultDialTimeout           = 10 * time.Second
+	DefaultTLSHandshakeTimeout   = 10 * time.Second
+	DefaultResponseHeaderTimeout = 60 * time.Second
+	DefaultIdleConnTimeout       = 90 * time.Second
+	DefaultBodyStallTimeout      = 30 * time.Second
+)
+
+// withDefaults answers t with each zero field set to its default, or an
+// error for a negative one.
+func (t Timeouts) withDefaults() (Timeouts, error) {
+	for _, f := range []struct {
+		d   *time.Duration
+		def time.Duration
+	}{{&t.Dial, DefaultDialTimeout}, {&t.TLSHandshake, DefaultTLSHandshakeTimeout},
+		{&t.ResponseHeader, DefaultResponseHeaderTimeout}, {&t.IdleConn, DefaultIdleConnTimeout},
+		{&t.BodyStall, DefaultBodyStallTimeout}} {
+		switch {
+		case *f.d < 0:
+			return t, fmt.Errorf("%w: a timeout must not be negative", ErrConfig)
+		case *f.d == 0:
+			*f.d = f.def
+		}
+	}
+	return t, nil
+}
+
+// WithTimeouts sets the timeouts of each attempt of a request (see
+// Timeouts); its zero fields keep their defaults.
+func WithTimeouts(t Timeouts) Option { return func(s *settings) { s.timeouts = t } }
 
 // WithUserAgent appends ua to the User-Agent header "workforce-go/<version>".
 func WithUserAgent(ua string) Option { return func(s *settings) { s.userAgent = ua } }
@@ -206,9 +258,13 @@ func New(apiKey, secretKey string, opts ...Option) (*Client, error) {
 	if s.window < 1 {
 		return nil, fmt.Errorf("%w: the page window must be at least 1, got %d", ErrConfig, s.window)
 	}
+	timeouts, err := s.timeouts.withDefaults()
+	if err != nil {
+		return nil, err
+	}
 
 	creds := credentials{APIKey: apiKey, SecretKey: secretKey}
-	c := &Client{base: base, keys: func() credentials { return creds }, logger: s.logger, maxBody: maxBody, window: s.window}
+	c := &Client{base: base, keys: func() credentials { return creds }, logger: s.logger, maxBody: maxUploadBody, window: s.window}
 	c.userAgent = "workforce-go/" + Version
 	if ua := strings.TrimSpace(s.userAgent); ua != "" {
 		if strings.ContainsFunc(ua, func(r rune) bool { return r < ' ' || r == 0x7f }) {
@@ -243,9 +299,12 @@ func New(apiKey, secretKey string, opts ...Option) (*Client, error) {
 	hc.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 	next := hc.Transport
 	if next == nil {
-		next = newTransport()
+		next = newTransport(timeouts)
 	}
-	hc.Transport = &auth.Transport{Base: writeTracer{next}, Source: c.tokens, Scheme: base.Scheme, Host: base.Host}
+	// From the top: GET answers read within their attempt, the token, the
+	// write outcome, the stall guard, then the transport.
+	hc.Transport = readAhead{&auth.Transport{Base: writeTracer{stallGuard{next: next, idle: timeouts.BodyStall}},
+		Source: c.tokens, Scheme: base.Scheme, Host: base.Host}}
 
 	c.policy = &retry.Policy{Cap: s.maxWait, Second: s.retryAfterUnit, Now: time.Now}
 	c.http = &retryablehttp.Client{
@@ -273,19 +332,23 @@ func New(apiKey, secretKey string, opts ...Option) (*Client, error) {
 	return c, nil
 }
 
-// newTransport answers the transport used when the caller gives none: the
-// default one, with room for as many idle connections to the API as a
-// Client shared by many goroutines, with pages in flight, keeps busy (the
-// default keeps 2, so a busy Client dials again and again).
-func newTransport() http.RoundTripper {
-	t, ok := http.DefaultTransport.(*http.Transport)
-	if !ok {
-		return http.DefaultTransport
+// newTransport answers the transport used when the caller gives none:
+// net/http's defaults, with the timeouts t, and room for as many idle
+// connections to the API as a Client shared by many goroutines, with pages
+// in flight, keeps busy (the default keeps 2, so a busy Client dials again
+// and again).
+func newTransport(t Timeouts) http.RoundTripper {
+	return &http.Transport{
+		Proxy:                 http.ProxyFromEnvironment,
+		DialContext:           (&net.Dialer{Timeout: t.Dial, KeepAlive: 30 * time.Second}).DialContext,
+		ForceAttemptHTTP2:     true,
+		MaxIdleConns:          100,
+		MaxIdleConnsPerHost:   64,
+		IdleConnTimeout:       t.IdleConn,
+		TLSHandshakeTimeout:   t.TLSHandshake,
+		ResponseHeaderTimeout: t.ResponseHeader,
+		ExpectContinueTimeout: time.Second,
 	}
-	t = t.Clone()
-	t.MaxIdleConns = 100
-	t.MaxIdleConnsPerHost = 64
-	return t
 }
 
 // keyMode checks the key pair and answers "test" or "live", or "" for a
@@ -373,6 +436,8 @@ type request struct {
 	key    string // the envelope key the answer is wrapped in, or ""
 	create bool   // sending it twice could create two records
 	public bool   // needs no token
+	page   bool   // answered by a page of a list (see answerLimits)
+	raw    bool   // made by Client.Do, for an answer of any kind
 	// secrets are values of the body that no error or log line may show,
 	// such as a password, should the server echo them.
 	secrets []string
@@ -400,6 +465,7 @@ func (c *Client) do(ctx context.Context, r request, out any) (*Response, error) 
 		return nil, errNilContext()
 	}
 	ctx = context.WithValue(ctx, lastStatusKey{}, new(atomic.Int64))
+	ctx = context.WithValue(ctx, limitsKey{}, c.limitsFor(r))
 	if len(r.secrets) > 0 { // hidden in this call's errors, beside the keys and the token
 		ctx = context.WithValue(ctx, redactorKey{}, c.redactor.With(r.secrets...))
 	}
@@ -512,7 +578,10 @@ func (c *Client) send(req *retryablehttp.Request, out any, key string) (*Respons
 		}
 		return nil, c.transportError(ctx, method, path, err)
 	}
-	defer hr.Body.Close()
+	defer func() { // what the caller keeps holds nothing of the connection
+		hr.Body.Close()
+		hr.Body = http.NoBody
+	}()
 	resp := newResponse(hr, c.requestID(hr.Header))
 	if hr.StatusCode >= 300 && hr.StatusCode <= 399 {
 		e := c.redirectError(hr, method, path)
@@ -524,24 +593,24 @@ func (c *Client) send(req *retryablehttp.Request, out any, key string) (*Respons
 		e.OutcomeUnknown = outcomeUnknown(ctx)
 		return resp, e
 	}
-	buf := readBuffers.Get().(*bytes.Buffer)
-	defer recycle(buf)
-	if n := hr.ContentLength; n > 0 && n <= c.maxBody {
-		buf.Grow(int(n) + bytes.MinRead) // one read to the end, no regrowth
-	}
-	_, err = buf.ReadFrom(io.LimitReader(hr.Body, c.maxBody+1))
-	data := buf.Bytes() // reused once the call returns: nothing decoded may alias it
-	switch {
-	case err != nil:
-		err = c.transportError(ctx, method, path, err)
-		if te, ok := err.(*TransportError); ok && isWrite(ctx) {
-			te.OutcomeUnknown = true // done, by its status, but what it made is lost
+	limits, _ := ctx.Value(limitsKey{}).(answerLimits)
+	a, ok := hr.Body.(*answer) // read by readAhead, within the attempt
+	if !ok {
+		if a, err = readAnswer(hr.Body, hr.ContentLength, limits.body); err != nil {
+			err = c.transportError(ctx, method, path, err)
+			if te, ok := err.(*TransportError); ok && isWrite(ctx) {
+				te.OutcomeUnknown = true // done, by its status, but what it made is lost
+			}
+			return resp, err
 		}
-		return resp, err
-	case int64(len(data)) > c.maxBody:
-		err = fmt.Errorf("the answer is larger than %d bytes", c.maxBody)
-	default:
-		err = decodeEnvelope(data, key, out)
+	}
+	defer a.release() // the buffer is reused once the call returns: nothing decoded may alias it
+	err = limits.check(a.data, key)
+	if a.tooLarge {
+		err = fmt.Errorf("the answer is larger than %d bytes", limits.body)
+	}
+	if err == nil {
+		err = decodeEnvelope(a.data, key, out)
 	}
 	if err != nil {
 		return resp, c.decodeError(ctx, method, path, err)
@@ -573,19 +642,6 @@ func (c *Client) redactorFor(ctx context.Context) *redact.Redactor {
 		return rd
 	}
 	return c.redactor
-}
-
-// readBuffers holds the buffers answers are read into. Decoding copies
-// what it keeps (strings, each resource's Raw), so a buffer is reused by
-// the next call instead of being grown anew for every answer.
-var readBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
-
-// recycle returns buf to readBuffers, unless it grew too large to keep.
-func recycle(buf *bytes.Buffer) {
-	if buf.Cap() <= 4<<20 {
-		buf.Reset()
-		readBuffers.Put(buf)
-	}
 }
 
 // encodingError returns the *ArgumentError behind a failure to encode the

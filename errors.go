@@ -182,10 +182,12 @@ func (c *Client) redirectError(hr *http.Response, method, path string) *Redirect
 }
 
 // A TransportError is a call that got no answer it could use: the
-// connection failed, the body could not be read, or the caller's context
-// ended (then Err is the context's error, so errors.Is(err,
-// context.DeadlineExceeded) holds, and LastStatus says what the last
-// attempt, if any, was answered).
+// connection failed, the body could not be read (it was cut short, or
+// stalled: nothing arrived for Timeouts.BodyStall, and Err matches
+// os.ErrDeadlineExceeded), or the caller's context ended (then Err is the
+// context's error, so errors.Is(err, context.DeadlineExceeded) holds, and
+// LastStatus says what the last attempt, if any, was answered). A timeout
+// of Timeouts makes Err report Timeout() true, as a net.Error does.
 type TransportError struct {
 	// Method and Path name the call.
 	Method, Path string

@@ -51,7 +51,7 @@ func (c *Client) Do(ctx context.Context, r *RawRequest, out any) (*Response, err
 	if out == nil {
 		out = new(json.RawMessage)
 	}
-	req := request{method: r.Method, path: strings.TrimPrefix(r.Path, "/"), body: r.Body, key: r.Key, create: r.Create}
+	req := request{method: r.Method, path: strings.TrimPrefix(r.Path, "/"), body: r.Body, key: r.Key, create: r.Create, raw: true}
 	if len(r.Query) > 0 {
 		req.query = r.Query
 	}
