@@ -302,8 +302,8 @@ func New(apiKey, secretKey string, opts ...Option) (*Client, error) {
 		next = newTransport(timeouts)
 	}
 	// From the top: GET answers read within their attempt, the token, the
-	// write outcome, the stall guard, then the transport.
-	hc.Transport = readAhead{&auth.Transport{Base: writeTracer{stallGuard{next: next, idle: timeouts.BodyStall}},
+	// write outcome, the stall guard, then the transport, sealed.
+	hc.Transport = readAhead{&auth.Transport{Base: writeTracer{stallGuard{next: seal(next), idle: timeouts.BodyStall}},
 		Source: c.tokens, Scheme: base.Scheme, Host: base.Host}}
 
 	c.policy = &retry.Policy{Cap: s.maxWait, Second: s.retryAfterUnit, Now: time.Now}
@@ -331,6 +331,16 @@ func New(apiKey, secretKey string, opts ...Option) (*Client, error) {
 	c.Search = SearchService{client: c}
 	return c, nil
 }
+
+// A sealed transport is reached through a function, whose closure no
+// reflection can enter: the buffers of a transport's connections hold the
+// last requests sent, tokens in their URLs, and no printer of a value that
+// holds the Client (go-spew, testify's diffs, go-cmp) may show them.
+type sealed func() http.RoundTripper
+
+func seal(rt http.RoundTripper) sealed { return func() http.RoundTripper { return rt } }
+
+func (s sealed) RoundTrip(req *http.Request) (*http.Response, error) { return s().RoundTrip(req) }
 
 // newTransport answers the transport used when the caller gives none:
 // net/http's defaults, with the timeouts t, and room for as many idle

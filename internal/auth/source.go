@@ -72,12 +72,29 @@ type Source struct {
 	OnSkew func(left time.Duration)
 
 	mu       sync.Mutex
-	tok      Token
-	renewAt  time.Time // when tok is renewed; zero for never
+	renewAt  time.Time // when the token is renewed; zero for never
 	skewSeen bool
+	// vault holds the tokens. It is reached through a function, whose
+	// closure no reflection can enter, so that no printer of a value that
+	// holds the Source (go-spew, testify's diffs, go-cmp) shows them.
+	vault func() *vault
+}
+
+// A vault is what a Source holds that is secret.
+type vault struct {
+	tok      Token
 	inflight *call
 	retired  []retiredToken // tokens held before tok that may still be valid, oldest first
 }
+
+// newVault answers the function that reaches a new vault holding tok.
+func newVault(tok Token) func() *vault {
+	v := &vault{tok: tok}
+	return func() *vault { return v }
+}
+
+// v answers the source's vault.
+func (s *Source) v() *vault { return s.vault() }
 
 // A retiredToken is a token the source held and no longer hands out.
 type retiredToken struct {
@@ -93,13 +110,13 @@ type call struct {
 
 // NewSource returns a Source that fetches tokens with fetch.
 func NewSource(fetch FetchFunc) *Source {
-	return &Source{fetch: fetch, now: time.Now}
+	return &Source{fetch: fetch, now: time.Now, vault: newVault(Token{})}
 }
 
 // NewStaticSource returns a Source that always hands out value and never
 // renews it.
 func NewStaticSource(value string) *Source {
-	return &Source{tok: Token{Value: value}, now: time.Now}
+	return &Source{now: time.Now, vault: newVault(Token{Value: value})}
 }
 
 // store makes tok the current token, and sets when it is renewed. A
@@ -108,14 +125,14 @@ func NewStaticSource(value string) *Source {
 // is within the renewal margin the first time it happens, for OnSkew. The
 // caller holds s.mu.
 func (s *Source) store(tok Token, force bool) (left time.Duration, skewed bool) {
-	if !force && s.fresh() && tok.ExpiresAt.Before(s.tok.ExpiresAt) {
+	if !force && s.fresh() && tok.ExpiresAt.Before(s.v().tok.ExpiresAt) {
 		s.retire(tok) // a newer token arrived meanwhile; the callers of this fetch use it all the same
 		return 0, false
 	}
-	if s.tok.Value != tok.Value {
-		s.retire(s.tok)
+	if s.v().tok.Value != tok.Value {
+		s.retire(s.v().tok)
 	}
-	s.tok, s.renewAt = tok, time.Time{}
+	s.v().tok, s.renewAt = tok, time.Time{}
 	if tok.ExpiresAt.IsZero() {
 		return 0, false
 	}
@@ -157,7 +174,7 @@ func (s *Source) CanRenew() bool { return s.fetch != nil }
 func (s *Source) Current() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.tok.Value
+	return s.v().tok.Value
 }
 
 // Secrets returns every token the source holds or has held that may still
@@ -167,13 +184,13 @@ func (s *Source) Current() string {
 func (s *Source) Secrets() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	now := s.now()
-	s.retired = slices.DeleteFunc(s.retired, func(r retiredToken) bool { return !now.Before(r.until) })
-	out := make([]string, 0, len(s.retired)+1)
-	if s.tok.Value != "" {
-		out = append(out, s.tok.Value)
+	now, v := s.now(), s.v()
+	v.retired = slices.DeleteFunc(v.retired, func(r retiredToken) bool { return !now.Before(r.until) })
+	out := make([]string, 0, len(v.retired)+1)
+	if v.tok.Value != "" {
+		out = append(out, v.tok.Value)
 	}
-	for _, r := range s.retired {
+	for _, r := range v.retired {
 		out = append(out, r.value)
 	}
 	return out
@@ -190,16 +207,17 @@ func (s *Source) retire(tok Token) {
 		until = s.now().Add(tokenLife)
 	}
 	until = until.Add(skewGrace)
-	if i := slices.IndexFunc(s.retired, func(r retiredToken) bool { return r.value == tok.Value }); i >= 0 {
-		if until.After(s.retired[i].until) {
-			s.retired[i].until = until
+	v := s.v()
+	if i := slices.IndexFunc(v.retired, func(r retiredToken) bool { return r.value == tok.Value }); i >= 0 {
+		if until.After(v.retired[i].until) {
+			v.retired[i].until = until
 		}
 		return
 	}
-	if len(s.retired) == maxRetired {
-		s.retired = slices.Delete(s.retired, 0, 1)
+	if len(v.retired) == maxRetired {
+		v.retired = slices.Delete(v.retired, 0, 1)
 	}
-	s.retired = append(s.retired, retiredToken{value: tok.Value, until: until})
+	v.retired = append(v.retired, retiredToken{value: tok.Value, until: until})
 }
 
 // Set stores tok as the current token, for example after the caller
@@ -220,7 +238,7 @@ func (s *Source) Set(tok Token) {
 func (s *Source) Token(ctx context.Context) (string, error) {
 	s.mu.Lock()
 	if s.fetch == nil {
-		v := s.tok.Value
+		v := s.v().tok.Value
 		s.mu.Unlock()
 		if v == "" {
 			return "", ErrNoCredentials
@@ -228,14 +246,14 @@ func (s *Source) Token(ctx context.Context) (string, error) {
 		return v, nil
 	}
 	if s.fresh() {
-		v := s.tok.Value
+		v := s.v().tok.Value
 		s.mu.Unlock()
 		return v, nil
 	}
-	c := s.inflight
+	c := s.v().inflight
 	if c == nil {
 		c = &call{done: make(chan struct{})}
-		s.inflight = c
+		s.v().inflight = c
 		go s.run(context.WithoutCancel(ctx), c)
 	}
 	s.mu.Unlock()
@@ -254,16 +272,16 @@ func (s *Source) Token(ctx context.Context) (string, error) {
 func (s *Source) Invalidate(stale string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.fetch != nil && s.tok.Value == stale {
-		s.retire(s.tok) // a 401 may be spurious: it may still be valid
-		s.tok, s.renewAt = Token{}, time.Time{}
+	if s.fetch != nil && s.v().tok.Value == stale {
+		s.retire(s.v().tok) // a 401 may be spurious: it may still be valid
+		s.v().tok, s.renewAt = Token{}, time.Time{}
 	}
 }
 
 // fresh reports whether the cached token can still be used: until its
 // renewal time, set when it was stored.
 func (s *Source) fresh() bool {
-	return s.tok.Value != "" && (s.renewAt.IsZero() || s.now().Before(s.renewAt))
+	return s.v().tok.Value != "" && (s.renewAt.IsZero() || s.now().Before(s.renewAt))
 }
 
 func (s *Source) run(ctx context.Context, c *call) {
@@ -279,7 +297,7 @@ func (s *Source) run(ctx context.Context, c *call) {
 	if c.err == nil {
 		left, skewed = s.store(c.tok, false)
 	}
-	s.inflight = nil
+	s.v().inflight = nil
 	s.mu.Unlock()
 	s.reportSkew(left, skewed) // before the callers wake: a call that returns has seen it reported
 	close(c.done)

@@ -32,7 +32,11 @@ type Redactor struct {
 	// may return a token that was renewed since the last call.
 	Secrets func() []string
 
-	cache atomic.Pointer[matcher] // the matcher of the last set of secrets
+	// cache reaches the matcher of the last set of secrets through a
+	// function, whose closure no reflection can enter: the matcher holds
+	// the secrets, and no printer of a value holding the Redactor (go-spew,
+	// testify's diffs, go-cmp) may show them.
+	cache atomic.Pointer[func() *matcher]
 }
 
 // matcher finds a set of secrets in any of their written forms.
@@ -194,8 +198,10 @@ func (r *Redactor) matcher(secrets []string) *regexp.Regexp {
 	if len(parts) == 0 {
 		return nil
 	}
-	if m := r.cache.Load(); m != nil && m.secrets == key.String() {
-		return m.re
+	if f := r.cache.Load(); f != nil {
+		if m := (*f)(); m.secrets == key.String() {
+			return m.re
+		}
 	}
 	alts := make([]string, len(parts))
 	for i, v := range parts {
@@ -205,7 +211,9 @@ func (r *Redactor) matcher(secrets []string) *regexp.Regexp {
 	if err != nil {
 		return nil // cannot happen: every part is quoted; plain forms were replaced already
 	}
-	r.cache.Store(&matcher{secrets: key.String(), re: re})
+	m := &matcher{secrets: key.String(), re: re}
+	f := func() *matcher { return m }
+	r.cache.Store(&f)
 	return re
 }
 
