@@ -20,6 +20,7 @@ import (
 	"github.com/hashicorp/go-retryablehttp"
 
 	"github.com/workforce-marketplace/workforce-go/internal/auth"
+	"github.com/workforce-marketplace/workforce-go/internal/keys"
 	"github.com/workforce-marketplace/workforce-go/internal/redact"
 	"github.com/workforce-marketplace/workforce-go/internal/retry"
 )
@@ -373,24 +374,18 @@ func keyMode(apiKey, secretKey, token string) (string, error) {
 		}
 		return "", nil
 	}
-	for _, k := range []struct{ name, value string }{{"API key", apiKey}, {"secret key", secretKey}} {
-		if strings.ContainsFunc(k.value, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) {
-			return "", fmt.Errorf("%w: the %s holds a space or a control character", ErrConfig, k.name)
-		}
-	}
 	if strings.HasPrefix(apiKey, "sk_") && strings.HasPrefix(secretKey, "pk_") {
 		return "", fmt.Errorf("%w: the keys look swapped: the API key (pk_…) comes first, the secret key (sk_…) second", ErrConfig)
 	}
-	pk, ok1 := strings.CutPrefix(apiKey, "pk_")
-	sk, ok2 := strings.CutPrefix(secretKey, "sk_")
-	pkMode, _, _ := strings.Cut(pk, "_")
-	skMode, _, _ := strings.Cut(sk, "_")
-	switch {
-	case !ok1 || (pkMode != "test" && pkMode != "live") || len(pk) <= len(pkMode)+1:
-		return "", fmt.Errorf("%w: the API key does not start with pk_test_ or pk_live_", ErrConfig)
-	case !ok2 || (skMode != "test" && skMode != "live") || len(sk) <= len(skMode)+1:
-		return "", fmt.Errorf("%w: the secret key does not start with sk_test_ or sk_live_", ErrConfig)
-	case pkMode != skMode:
+	pkMode, err := keys.Mode("API key", "pk", apiKey)
+	if err != nil {
+		return "", fmt.Errorf("%w: %v", ErrConfig, err)
+	}
+	skMode, err := keys.Mode("secret key", "sk", secretKey)
+	if err != nil {
+		return "", fmt.Errorf("%w: %v", ErrConfig, err)
+	}
+	if pkMode != skMode {
 		return "", fmt.Errorf("%w: the API key is a %s key but the secret key a %s key", ErrConfig, pkMode, skMode)
 	}
 	return pkMode, nil
