@@ -104,6 +104,13 @@
 // Requests they may not create. Customers and Badges are not limited (CONTRACT §7 does not
 // limit them): both pools read and write the same ones.
 //
+// The Users a Job embeds (worker, employer) follow what GET /users shows the key: for the Public
+// Pool the Worker while it has an active Job on one of the pool's Job Requests (see Users below),
+// the Employer never. A User the key may not see is embedded as null, in show and list answers
+// and in the webhooks of the pool's Jobs alike; the Job keeps its worker_id. (The real API's
+// behaviour here is undocumented: null is our choice, and the SDK takes a Job with or without
+// its Users.)
+//
 // # Customers
 //
 // Customer names are unique case-insensitively; PUT and PATCH are the same partial update. A
