@@ -170,7 +170,7 @@
 //	POST   /_fake/faults                                InjectFault    {}
 //	GET    /_fake/latency                               Latency        {"latency_ms": 0}
 //	POST   /_fake/latency?ms=N                          SetLatency     {"latency_ms": N}
-//	GET    /_fake/requests                              Requests       {"requests": [{"method", "path", "query", "header", "body", "time"}]}
+//	GET    /_fake/requests                              Requests       {"requests": [{"method", "path", "query", "header", "body", "body_size", "time"}]}
 //	DELETE /_fake/requests                              ResetRequests  {}
 //	GET    /_fake/seed                                  Seed           {"customer_id": 11, …}
 //	POST   /_fake/webhooks?url=U                        AddWebhookReceiver {}
@@ -182,4 +182,10 @@
 // other fields: {"method": "GET", "path": "/api_v2/jobs", "times": 2, "status": 503,
 // "retry_after": "1", "body": "", "drop": false, "delay_ms": 0, "drop_after": false,
 // "truncate": false}. A recorded request's body is answered as text.
+//
+// The request log (Requests) keeps the last 10,000 requests, fewer when they would hold more
+// than 32 MiB. A request is recorded before it is routed or authenticated; its body is kept only
+// when it carries a valid token or authenticates, and then at most 64 KiB of it, secrets
+// redacted first; body_size says how long it was. Headers beyond 64 KiB are refused (431) by
+// the server. So whoever reaches the fake cannot make it hold more than that.
 package workforcetest
