@@ -99,8 +99,10 @@ func (a *answer) Close() error { return nil }
 // release hands the buffer back to readBuffers; data must no longer be
 // used.
 func (a *answer) release() {
-	if a.buf != nil && cap(*a.buf) <= maxPooled {
-		*a.buf = a.data[:0]
+	if a.buf != nil {
+		if cap(a.data) <= maxPooled { // else the buffer it had is kept, not the larger one it grew
+			*a.buf = a.data[:0]
+		}
 		readBuffers.Put(a.buf)
 	}
 	a.buf, a.data = nil, nil

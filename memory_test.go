@@ -146,9 +146,9 @@ func liveHeap(stop <-chan struct{}) <-chan uint64 {
 	return out
 }
 
-// measure runs call once and answers its error, the bytes allocated while
-// it ran, and the peak of live heap above what was live before.
-func measure(call func() error) (err error, allocated, peak uint64) {
+// measure runs call once and answers the bytes allocated while it ran, the
+// peak of live heap above what was live before, and its error.
+func measure(call func() error) (allocated, peak uint64, err error) {
 	runtime.GC()
 	var before runtime.MemStats
 	runtime.ReadMemStats(&before)
@@ -158,7 +158,7 @@ func measure(call func() error) (err error, allocated, peak uint64) {
 	close(stop)
 	var after runtime.MemStats
 	runtime.ReadMemStats(&after)
-	return err, after.TotalAlloc - before.TotalAlloc, max(<-peaks, before.HeapAlloc) - before.HeapAlloc
+	return after.TotalAlloc - before.TotalAlloc, max(<-peaks, before.HeapAlloc) - before.HeapAlloc, err
 }
 
 // maxAnswerMemory is the most one hostile answer may cost the client: a
@@ -179,7 +179,7 @@ func TestHostileAnswersCostBoundedMemory(t *testing.T) {
 			c, err := workforce.New(testAPIKey, testSecretKey, workforce.WithBaseURL(srv.URL), workforce.WithRetry(0, 0, 0))
 			require.NoError(t, err)
 			require.NoError(t, getJob1OrNothing(c)) // the token fetch and the first connection, outside the measure
-			err, allocated, peak := measure(func() error { return h.call(c) })
+			allocated, peak, err := measure(func() error { return h.call(c) })
 			t.Logf("%s: allocated %.1f MiB, live heap peak +%.1f MiB", h.name, float64(allocated)/(1<<20), float64(peak)/(1<<20))
 			if h.accepted {
 				assert.NoError(t, err)
