@@ -136,7 +136,9 @@ func WithBaseURL(u string) Option { return func(s *settings) { s.baseURL = u } }
 // CheckRedirect says (a 3xx answer is a *RedirectError). Its Transport, if any, becomes the innermost one,
 // below the transport that adds the token: it sees the token in every URL,
 // so it must not log them. Its Timeout bounds each attempt, and each token
-// fetch, not a whole call with its retries: use the context for that.
+// fetch, not a whole call with its retries: use the context for that. Of
+// WithTimeouts, only BodyStall applies to its Transport; set the others on
+// it.
 func WithHTTPClient(hc *http.Client) Option { return func(s *settings) { s.httpClient = hc } }
 
 // WithLogger makes the client log each call (method, path, status,

@@ -41,6 +41,9 @@ type RawRequest struct {
 
 // Do sends r and decodes the answer into out, a non-nil pointer (such as a
 // *json.RawMessage, a map or a struct), or discards it when out is nil.
+// The answer is bounded as a collection's: at most 4 MiB, and 20,000
+// objects, arrays and array elements (see docs/limits.md); a larger one is
+// a *DecodeError.
 // Errors are those of any other call: *APIError, *TransportError,
 // *DecodeError, and *ArgumentError for a request refused before I/O (a
 // method, path or out it does not take, a Body that cannot be encoded).
