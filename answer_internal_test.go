@@ -17,7 +17,8 @@ func TestDefaultTransportTimeouts(t *testing.T) {
 	}
 	tr := newTransport(d).(*http.Transport)
 	if tr.TLSHandshakeTimeout != DefaultTLSHandshakeTimeout || tr.ResponseHeaderTimeout != time.Second ||
-		tr.IdleConnTimeout != DefaultIdleConnTimeout || tr.DialContext == nil || tr.MaxIdleConnsPerHost != 64 {
+		tr.IdleConnTimeout != DefaultIdleConnTimeout || tr.DialContext == nil || tr.MaxIdleConnsPerHost != 64 ||
+		tr.MaxResponseHeaderBytes != maxResponseHeader {
 		t.Errorf("transport %+v", tr)
 	}
 	if d.Dial != DefaultDialTimeout || d.BodyStall != DefaultBodyStallTimeout {

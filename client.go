@@ -345,6 +345,10 @@ func seal(rt http.RoundTripper) sealed { return func() http.RoundTripper { retur
 
 func (s sealed) RoundTrip(req *http.Request) (*http.Response, error) { return s().RoundTrip(req) }
 
+// maxResponseHeader is the most header bytes of an answer the client's own
+// transport reads.
+const maxResponseHeader = 256 << 10
+
 // newTransport answers the transport used when the caller gives none:
 // net/http's defaults, with the timeouts t, and room for as many idle
 // connections to the API as a Client shared by many goroutines, with pages
@@ -361,6 +365,8 @@ func newTransport(t Timeouts) http.RoundTripper {
 		TLSHandshakeTimeout:   t.TLSHandshake,
 		ResponseHeaderTimeout: t.ResponseHeader,
 		ExpectContinueTimeout: time.Second,
+		// The API's headers are a few hundred bytes; net/http would take 10 MiB.
+		MaxResponseHeaderBytes: maxResponseHeader,
 	}
 }
 
