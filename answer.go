@@ -19,39 +19,42 @@ import (
 // answer of its kind can be, whatever a server sends: an answer larger
 // than body is refused (unread when its Content-Length says so, else after
 // body+1 bytes), and one holding more than items objects, arrays and array
-// elements, or a list of more than records, is refused before decoding.
-// docs/limits.md argues each figure.
+// elements, more than members object members (each an entry should it be
+// decoded into a map), or a list of more than records, is refused before
+// decoding. docs/limits.md argues each figure.
 type answerLimits struct {
 	body    int64 // bytes
-	items   int   // objects, arrays and array elements, at any depth (jsonscan.Items)
+	items   int   // objects, arrays and array elements, at any depth (jsonscan.Count)
+	members int   // members of objects, at any depth
 	records int   // the most elements of the list under the key; 0: no such list
 }
 
 // The limits of each kind of answer (see answerLimits).
 const (
 	// One record: a resource, a token, /info, and every other answer that
-	// holds one record. A Job with its Users and transitions is 2-4 KB.
-	maxOneBody, maxOneItems = 1 << 20, 5_000
+	// holds one record. A Job with its Users and transitions is 2-4 KB,
+	// about 15 items and 100 members.
+	maxOneBody, maxOneItems, maxOneMembers = 1 << 20, 5_000, 10_000
 	// A page of a list, at most MaxPerPage records: a page of 50 Jobs is
-	// 100-200 KB, with about 700 items. Rankings, tracking points, search
-	// results and whatever Client.Do reads, whose length no page bounds,
-	// have the same limits.
-	maxPageBody, maxPageItems = 4 << 20, 20_000
+	// 100-200 KB, with about 700 items and 5,200 members. Rankings,
+	// tracking points, search results and whatever Client.Do reads, whose
+	// length no page bounds, have the same limits.
+	maxPageBody, maxPageItems, maxPageMembers = 4 << 20, 20_000, 50_000
 	// The outcome of a timesheet import, which may reject every row of a
-	// CSV of many megabytes, one item each.
-	maxUploadBody, maxUploadItems = 32 << 20, 1_000_000
+	// CSV of many megabytes, one item and two members each.
+	maxUploadBody, maxUploadItems, maxUploadMembers = 32 << 20, 1_000_000, 2_000_000
 )
 
 // limitsFor answers the limits of the answer to r.
 func (c *Client) limitsFor(r request) answerLimits {
-	l := answerLimits{body: maxOneBody, items: maxOneItems}
+	l := answerLimits{body: maxOneBody, items: maxOneItems, members: maxOneMembers}
 	switch {
 	case r.page:
-		l = answerLimits{body: maxPageBody, items: maxPageItems, records: MaxPerPage}
+		l = answerLimits{body: maxPageBody, items: maxPageItems, members: maxPageMembers, records: MaxPerPage}
 	case r.raw, r.key == "rankings", r.key == "tracking", r.key == "search":
-		l = answerLimits{body: maxPageBody, items: maxPageItems}
+		l = answerLimits{body: maxPageBody, items: maxPageItems, members: maxPageMembers}
 	case r.key == "timesheet_import":
-		l = answerLimits{body: maxUploadBody, items: maxUploadItems}
+		l = answerLimits{body: maxUploadBody, items: maxUploadItems, members: maxUploadMembers}
 	}
 	l.body = min(l.body, c.maxBody)
 	return l
@@ -71,8 +74,11 @@ func (l answerLimits) check(data []byte, key string) error {
 			return fmt.Errorf("the list holds more than %d records, the most a page holds", l.records)
 		}
 	}
-	if jsonscan.Items(data, l.items) > l.items {
+	switch items, members := jsonscan.Count(data, l.items, l.members); {
+	case items > l.items:
 		return fmt.Errorf("the answer holds more than %d objects, arrays and array elements", l.items)
+	case members > l.members:
+		return fmt.Errorf("the answer holds more than %d object members", l.members)
 	}
 	return nil
 }

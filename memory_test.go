@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
@@ -59,6 +60,22 @@ func repeated(prefix, item, suffix string, size int) []byte {
 	return b.Bytes()
 }
 
+// distinctMembers answers an object of n members of distinct names, each
+// an entry of its own in a map.
+func distinctMembers(n int) []byte {
+	var b bytes.Buffer
+	b.Grow(12*n + 2)
+	b.WriteByte('{')
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `"%07x":0`, i)
+	}
+	b.WriteByte('}')
+	return b.Bytes()
+}
+
 func hostileAnswers() []hostile {
 	const mib = 1 << 20
 	return []hostile{
@@ -70,6 +87,7 @@ func hostileAnswers() []hostile {
 		{"a Job with 3.9 MiB of transitions", getJob1, "jobs/1", repeated(`{"job":{"id":1,"transitions":[`, `{}`, `]}}`, 4*mib-mib/8), false, false},
 		{"a Job with 0.9 MiB of transitions", getJob1, "jobs/1", repeated(`{"job":{"id":1,"transitions":[`, `{}`, `]}}`, mib-mib/8), false, false},
 		{"a page of 3.9 MiB of zeros", listJobs, "jobs", repeated(`{"jobs":[{"id":1,"preferred_candidate_ids":[`, `0`, `]}]}`, 4*mib-mib/8), false, false},
+		{"a raw answer of 4 MiB of members, into a map", rawMap, "anything", distinctMembers(4 * mib / 12), false, false},
 		{"a list that never ends", listJobs, "jobs", nil, true, false},
 		{"a Job that never ends", getJob1, "jobs/1", nil, true, false},
 		// The worst within the limits: the most items, each the largest
@@ -78,10 +96,19 @@ func hostileAnswers() []hostile {
 		{"6,666 rankings of empty Workers", rankings, "job_requests/1/rankings",
 			repeated(`{"rankings":[`, `{"worker":{}}`, `]}`, 6666*14+13), false, true},
 		{"a page of 9,997 empty transitions", listJobs, "jobs", repeated(`{"jobs":[{"id":1,"transitions":[`, `{}`, `]}]}`, 9997*3+30), false, true},
+		{"a raw answer of 49,999 members, into a map", rawMap, "anything", distinctMembers(49_999), false, true},
 		{"a page of 50 Jobs of 80 KiB notes", listJobs, "jobs",
 			[]byte(`{"jobs":[` + strings.Repeat(`{"id":1,"requestor_notes":"`+strings.Repeat("x", 80<<10)+`"},`, 49) +
 				`{"id":1,"requestor_notes":"` + strings.Repeat("x", 80<<10) + `"}]}`), false, true},
 	}
+}
+
+// rawMap reads an answer through Client.Do into a map, which costs an
+// entry for each member.
+func rawMap(c *workforce.Client) error {
+	var m map[string]any
+	_, err := c.Do(context.Background(), &workforce.RawRequest{Method: http.MethodGet, Path: "anything"}, &m)
+	return err
 }
 
 func search(c *workforce.Client) error {

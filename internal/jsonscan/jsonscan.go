@@ -150,36 +150,39 @@ func each(data []byte, fn func(elem []byte)) bool {
 	}
 }
 
-// MaxDepth is the deepest nesting Items follows: that of encoding/json,
+// MaxDepth is the deepest nesting Count follows: that of encoding/json,
 // which refuses deeper text.
 const MaxDepth = 10000
 
-// Items counts the objects and arrays in the JSON text data, and the
-// elements of its arrays, at every depth: a bound on how many values
-// decoding it allocates, found without decoding it. It stops counting once
-// the count passes limit and answers limit+1, as it does for text nested
-// deeper than MaxDepth. Malformed text is counted as far as it reads
-// (encoding/json judges it later); Items allocates nothing.
-func Items(data []byte, limit int) int {
+// Count counts, in the JSON text data at every depth, its items (objects,
+// arrays, and the elements of arrays) and its members (of objects): a
+// bound on how many values decoding it allocates, found without decoding
+// it. It stops once items passes maxItems or members passes maxMembers,
+// answering that count as one past its bound; text nested deeper than
+// MaxDepth answers items maxItems+1. Malformed text is counted as far as
+// it reads (encoding/json judges it later). Count allocates nothing.
+func Count(data []byte, maxItems, maxMembers int) (items, members int) {
 	var arrays [MaxDepth/64 + 1]uint64 // bit d: the container at depth d is an array
-	depth, n := 0, 0
-	for i := 0; i < len(data) && n <= limit; i++ {
+	depth := 0
+	for i := 0; i < len(data) && items <= maxItems && members <= maxMembers; i++ {
 		switch c := data[i]; c {
 		case '"':
 			end := skipString(data, i)
 			if end < 0 {
-				return n
+				return items, members
 			}
 			i = end - 1
+		case ':':
+			members++
 		case '{', '[':
 			if depth == MaxDepth {
-				return limit + 1
+				return maxItems + 1, members
 			}
-			n++
+			items++
 			if c == '[' {
 				arrays[depth/64] |= 1 << (depth % 64)
 				if j := skipSpace(data, i+1); j < len(data) && data[j] != ']' {
-					n++ // its first element
+					items++ // its first element
 				}
 			} else {
 				arrays[depth/64] &^= 1 << (depth % 64)
@@ -189,11 +192,11 @@ func Items(data []byte, limit int) int {
 			depth = max(depth-1, 0)
 		case ',':
 			if depth > 0 && arrays[(depth-1)/64]&(1<<((depth-1)%64)) != 0 {
-				n++ // a further element
+				items++ // a further element
 			}
 		}
 	}
-	return min(n, limit+1)
+	return min(items, maxItems+1), min(members, maxMembers+1)
 }
 
 func skipSpace(data []byte, i int) int {

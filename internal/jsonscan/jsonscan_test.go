@@ -70,27 +70,34 @@ func TestArrayLen(t *testing.T) {
 	assert.Equal(t, 100001, ArrayLen(big))
 }
 
-func TestItems(t *testing.T) {
+func TestCount(t *testing.T) {
 	t.Parallel()
-	cases := map[string]int{
-		`1`: 0, `"[{"`: 0, `{}`: 1, `[]`: 1, `[1]`: 2, `[1, 2, 3]`: 4, `{"a": 1, "b": 2}`: 1,
-		`{"jobs": [{}, {}, {}]}`: 1 + 1 + 3 + 3, `[[], [1], {"x": [null, "a,b"]}]`: 1 + 3 + 1 + 2 + 1 + 1 + 2,
-		`{"s": "\"[,]\"", "t": ["]", "["]}`: 1 + 1 + 2,
+	cases := map[string][2]int{
+		`1`: {0, 0}, `"[{:"`: {0, 0}, `{}`: {1, 0}, `[]`: {1, 0}, `[1]`: {2, 0}, `[1, 2, 3]`: {4, 0}, `{"a": 1, "b": 2}`: {1, 2},
+		`{"jobs": [{}, {}, {}]}`: {1 + 1 + 3 + 3, 1}, `[[], [1], {"x": [null, "a,b"]}]`: {1 + 3 + 1 + 2 + 1 + 1 + 2, 1},
+		`{"s": "\"[,:]\"", "t": ["]", "["]}`: {1 + 1 + 2, 2},
 	}
 	for data, want := range cases {
-		assert.Equal(t, want, Items([]byte(data), 1000), data)
+		items, members := Count([]byte(data), 1000, 1000)
+		assert.Equal(t, want, [2]int{items, members}, data)
 	}
-	big := []byte(`{"jobs": [` + strings.Repeat(`{},`, 100000) + `{}]}`)
-	assert.Equal(t, 51, Items(big, 50), "stops past the limit")
-	assert.Equal(t, 2+2*100001, Items(big, 1<<20))
+	big := []byte(`{"jobs": [` + strings.Repeat(`{"a":1},`, 100000) + `{}]}`)
+	items, _ := Count(big, 50, 1<<20)
+	assert.Equal(t, 51, items, "stops past the bound of items")
+	_, members := Count(big, 1<<20, 50)
+	assert.Equal(t, 51, members, "stops past the bound of members")
+	items, members = Count(big, 1<<20, 1<<20)
+	assert.Equal(t, [2]int{2 + 2*100001, 1 + 100000}, [2]int{items, members})
 	deep := []byte(strings.Repeat(`[`, MaxDepth+1) + strings.Repeat(`]`, MaxDepth+1))
-	assert.Equal(t, 1<<30+1, Items(deep, 1<<30), "deeper than encoding/json goes")
+	items, _ = Count(deep, 1<<30, 1<<30)
+	assert.Equal(t, 1<<30+1, items, "deeper than encoding/json goes")
 }
 
 // FuzzScan checks the scanner against encoding/json on any input: it never
 // panics, and on valid JSON it finds exactly what encoding/json finds.
 func FuzzScan(f *testing.F) {
-	for _, s := range []string{`{"jobs": [{"id": 1}, {"id": 2}]}`, `[1, "a\"]", {"b": [null]}]`, `{"job": {"x": "}"}}`, `[`, `"`} {
+	for _, s := range []string{`{"jobs": [{"id": 1}, {"id": 2}]}`, `[1, "a\"]", {"b": [null]}]`, `{"job": {"x": "}"}}`, `[`, `"`,
+		`{"a": [], "a": [{}]}`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -101,7 +108,9 @@ func FuzzScan(f *testing.F) {
 			assert.Equal(t, len(elems), ArrayLen(data))
 		}
 		if json.Valid(data) {
-			assert.Equal(t, countItems(t, data), Items(data, 1<<30), "%s", data)
+			items, members := countValues(t, data)
+			gotItems, gotMembers := Count(data, 1<<30, 1<<30)
+			assert.Equal(t, [2]int{items, members}, [2]int{gotItems, gotMembers}, "%s", data)
 		}
 		var raws []json.RawMessage
 		if json.Unmarshal(data, &raws) == nil && raws != nil {
@@ -138,31 +147,38 @@ func jsonEqual(a, b []byte) bool {
 // last, the scanner the first.
 func countKey(data []byte) int { return bytes.Count(data, []byte(`"jobs"`)) }
 
-// countItems counts what Items counts by decoding data.
-func countItems(t *testing.T, data []byte) int {
-	var v any
+// countValues counts what Count counts, from encoding/json's tokens (so
+// that repeated keys count as often as they are written).
+func countValues(t *testing.T, data []byte) (items, members int) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
-	require.NoError(t, dec.Decode(&v))
-	var count func(any) int
-	count = func(v any) int {
-		switch v := v.(type) {
-		case map[string]any:
-			n := 1
-			for _, m := range v {
-				n += count(m)
+	var value func()
+	value = func() {
+		tok, err := dec.Token()
+		require.NoError(t, err)
+		switch tok {
+		case json.Delim('{'):
+			items++
+			for dec.More() {
+				_, err := dec.Token() // the key
+				require.NoError(t, err)
+				members++
+				value()
 			}
-			return n
-		case []any:
-			n := 1 + len(v)
-			for _, e := range v {
-				n += count(e)
+		case json.Delim('['):
+			items++
+			for dec.More() {
+				items++
+				value()
 			}
-			return n
+		default:
+			return
 		}
-		return 0
+		_, err = dec.Token() // the closing delimiter
+		require.NoError(t, err)
 	}
-	return count(v)
+	value()
+	return items, members
 }
 
 // BenchmarkScanPage scans a page of 50 hostile-sized records as the client
@@ -173,7 +189,7 @@ func BenchmarkScanPage(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		v, _ := Member(page, "jobs")
-		if ArrayLen(v) != 50 || Items(page, 20000) == 0 {
+		if items, _ := Count(page, 20000, 100000); ArrayLen(v) != 50 || items == 0 {
 			b.Fatal("miscounted")
 		}
 	}
