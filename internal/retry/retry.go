@@ -2,9 +2,11 @@
 // to wait first, for go-retryablehttp's CheckRetry and Backoff hooks.
 //
 // Requests whose repetition cannot create a second record are retried on
-// connection errors and on 429, 502, 503 and 504. A create is retried only
-// where the server provably did not act on it: a 429, or a connection that
-// was never established.
+// transport errors and on 429, 502, 503 and 504. A transport error is a
+// connection that failed or timed out, and, for a GET, whose answer the
+// client reads within the attempt, a body cut short or stalled. A create
+// is retried only where the server provably did not act on it: a 429, or a
+// connection that was never established. Waits have full jitter.
 package retry
 
 import (
