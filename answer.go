@@ -184,11 +184,34 @@ func (t readAhead) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	a, err := readAnswer(resp.Body, resp.ContentLength, l.body)
 	if err != nil {
-		return nil, err
+		return nil, bodyFailed(resp, err)
 	}
 	resp.Body = a
 	return resp, nil
 }
+
+// A bodyError is an answer whose body could not be read, with what its
+// headers said: its status (the TransportError's LastStatus) and request ID.
+type bodyError struct {
+	status    int
+	requestID string
+	err       error
+}
+
+// bodyFailed describes err, the failure to read the body of resp.
+func bodyFailed(resp *http.Response, err error) *bodyError {
+	return &bodyError{status: resp.StatusCode, requestID: rawRequestID(resp.Header), err: err}
+}
+
+func (e *bodyError) Error() string {
+	if e.requestID != "" {
+		return "reading the answer (request " + e.requestID + "): " + e.err.Error()
+	}
+	return "reading the answer: " + e.err.Error()
+}
+
+// Unwrap returns why the body could not be read.
+func (e *bodyError) Unwrap() error { return e.err }
 
 // stallGuard ends the read of an answer's body when nothing arrives for
 // idle: the read fails with a *stallError instead of waiting for the

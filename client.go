@@ -610,7 +610,7 @@ func (c *Client) send(req *retryablehttp.Request, out any, key string) (*Respons
 	a, ok := hr.Body.(*answer) // read by readAhead, within the attempt
 	if !ok {
 		if a, err = readAnswer(hr.Body, hr.ContentLength, limits.body); err != nil {
-			err = c.transportError(ctx, method, path, err)
+			err = c.transportError(ctx, method, path, bodyFailed(hr, err))
 			if te, ok := err.(*TransportError); ok && isWrite(ctx) {
 				te.OutcomeUnknown = true // done, by its status, but what it made is lost
 			}
@@ -694,5 +694,10 @@ func (c *Client) transportError(ctx context.Context, method, path string, err er
 	if errors.As(err, &urlErr) {
 		err = urlErr.Err
 	}
-	return &TransportError{Method: method, Path: path, Err: c.redactorFor(ctx).Error(err), OutcomeUnknown: outcomeUnknown(ctx)}
+	e := &TransportError{Method: method, Path: path, Err: c.redactorFor(ctx).Error(err), OutcomeUnknown: outcomeUnknown(ctx)}
+	var bodyErr *bodyError
+	if errors.As(err, &bodyErr) {
+		e.LastStatus = bodyErr.status // answered, but its body was lost
+	}
+	return e
 }

@@ -193,8 +193,10 @@ type TransportError struct {
 	Method, Path string
 	// Err is the network error, or the context's.
 	Err error
-	// LastStatus is the HTTP status of the last answer before the
-	// context ended, such as 503 while waiting to retry; 0 when none came.
+	// LastStatus is the HTTP status of the last answer the call got and
+	// could not use: one whose body was cut short or stalled (Err then
+	// names its request ID, if any), or the last before the context ended,
+	// such as 503 while waiting to retry; 0 when none came.
 	LastStatus int
 	// OutcomeUnknown is true for a write that may have reached the server
 	// with no answer that says what was done (see ErrOutcomeUnknown). It

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -176,13 +177,16 @@ func TestReadCutShortIsRetried(t *testing.T) {
 func TestReadAlwaysCutShortStopsAtTheBudget(t *testing.T) {
 	t.Parallel()
 	srv, calls := hangingServer(t, func(w http.ResponseWriter, _ *http.Request, _ int64, _ <-chan struct{}) {
+		w.Header().Set("X-Request-Id", "req-cut-7")
 		cutShort(w, false)
 	})
 	c := newHangingClient(t, srv, workforce.Timeouts{})
 	_, _, err := c.Jobs.Get(context.Background(), 42)
 	var te *workforce.TransportError
 	require.ErrorAs(t, err, &te)
-	assert.Contains(t, err.Error(), "unexpected EOF")
+	assert.ErrorIs(t, err, io.ErrUnexpectedEOF)
+	assert.Equal(t, http.StatusOK, te.LastStatus, "the status it was answered")
+	assert.Contains(t, err.Error(), "request req-cut-7", "and its request ID")
 	assert.EqualValues(t, 3, calls.Load(), "the first attempt and 2 retries")
 }
 
@@ -197,6 +201,9 @@ func TestWriteCutShortIsNotRetried(t *testing.T) {
 	c := newHangingClient(t, srv, workforce.Timeouts{})
 	err := createJob(c)
 	assert.ErrorIs(t, err, workforce.ErrOutcomeUnknown)
+	var te *workforce.TransportError
+	require.ErrorAs(t, err, &te)
+	assert.Equal(t, http.StatusOK, te.LastStatus)
 	assert.EqualValues(t, 1, calls.Load())
 	_, _, err = c.Jobs.Update(context.Background(), 42, &workforce.JobUpdate{State: workforce.JobCancelled})
 	assert.ErrorIs(t, err, workforce.ErrOutcomeUnknown)
