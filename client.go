@@ -1,7 +1,6 @@
 package workforce
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -13,7 +12,6 @@ import (
 	"net/url"
 	"os"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 	"unicode"
@@ -22,6 +20,7 @@ import (
 	"github.com/hashicorp/go-retryablehttp"
 
 	"github.com/workforce-marketplace/workforce-go/internal/auth"
+	"github.com/workforce-marketplace/workforce-go/internal/keys"
 	"github.com/workforce-marketplace/workforce-go/internal/redact"
 	"github.com/workforce-marketplace/workforce-go/internal/retry"
 )
@@ -53,10 +52,6 @@ func (c *Client) ready() error {
 // cannot work with.
 var ErrConfig = errors.New("workforce: invalid configuration")
 
-// maxBody is the largest answer the client reads: a page of 50 Jobs is
-// about 100 KiB, so anything near this is not an answer of the API.
-const maxBody = 64 << 20
-
 // A Client talks to the Workforce API. Make one with New.
 type Client struct {
 	base   *url.URL // the API root, ending in "/api_v2/"
@@ -69,7 +64,7 @@ type Client struct {
 	logger    *slog.Logger // nil: no logging
 	redactor  *redact.Redactor
 	policy    *retry.Policy
-	maxBody   int64 // the largest answer read: maxBody, lowered by tests
+	maxBody   int64 // the largest answer read of any kind, lowered by tests
 	window    int   // the most pages an iterator keeps in flight
 
 	// Authentication obtains tokens from the API keys.
@@ -116,6 +111,7 @@ type settings struct {
 	userAgent  string
 	token      string
 	window     int
+	timeouts   Timeouts
 
 	retryAfterUnit time.Duration
 }
@@ -140,7 +136,9 @@ func WithBaseURL(u string) Option { return func(s *settings) { s.baseURL = u } }
 // CheckRedirect says (a 3xx answer is a *RedirectError). Its Transport, if any, becomes the innermost one,
 // below the transport that adds the token: it sees the token in every URL,
 // so it must not log them. Its Timeout bounds each attempt, and each token
-// fetch, not a whole call with its retries: use the context for that.
+// fetch, not a whole call with its retries: use the context for that. Of
+// WithTimeouts, only BodyStall applies to its Transport; set the others on
+// it.
 func WithHTTPClient(hc *http.Client) Option { return func(s *settings) { s.httpClient = hc } }
 
 // WithLogger makes the client log each call (method, path, status,
@@ -149,12 +147,72 @@ func WithHTTPClient(hc *http.Client) Option { return func(s *settings) { s.httpC
 func WithLogger(l *slog.Logger) Option { return func(s *settings) { s.logger = l } }
 
 // WithRetry sets how many times a failed request may be sent again (0 turns
-// retries off) and the bounds of the exponential wait between attempts.
-// maxWait also caps the Retry-After the client waits for: a longer one ends
-// the retries. The default is 3 retries waiting from 500ms to 30s.
+// retries off) and the bounds of the exponential wait between attempts:
+// before retry n (from 0) the client waits a time drawn at random from 0
+// to minWait·2^n, capped at maxWait (full jitter), unless the server said
+// how long in Retry-After. maxWait also caps the Retry-After the client
+// waits for: a longer one ends the retries. The default is 3 retries with
+// minWait 500ms and maxWait 30s.
 func WithRetry(max int, minWait, maxWait time.Duration) Option {
 	return func(s *settings) { s.retries, s.minWait, s.maxWait = max, minWait, maxWait }
 }
+
+// Timeouts bound the waits of one attempt of a request; the caller's
+// context bounds a whole call. A zero field takes its default.
+//
+// Dial, TLSHandshake, ResponseHeader and IdleConn configure the client's
+// own transport, and do not apply to a transport given with
+// WithHTTPClient (set them on it). BodyStall applies to every answer.
+type Timeouts struct {
+	// Dial bounds opening a connection. Default 10s.
+	Dial time.Duration
+	// TLSHandshake bounds the TLS handshake of a new connection.
+	// Default 10s.
+	TLSHandshake time.Duration
+	// ResponseHeader bounds the wait for an answer's headers once the
+	// request is sent. Default 60s.
+	ResponseHeader time.Duration
+	// IdleConn is how long an idle connection is kept for the next
+	// request. Default 90s.
+	IdleConn time.Duration
+	// BodyStall bounds the wait for the next bytes of an answer's body: a
+	// body that stops arriving for that long ends the attempt with a
+	// *TransportError whose Err matches os.ErrDeadlineExceeded (a read is
+	// retried). Default 30s.
+	BodyStall time.Duration
+}
+
+// The defaults of Timeouts.
+const (
+	DefaultDialTimeout           = 10 * time.Second
+	DefaultTLSHandshakeTimeout   = 10 * time.Second
+	DefaultResponseHeaderTimeout = 60 * time.Second
+	DefaultIdleConnTimeout       = 90 * time.Second
+	DefaultBodyStallTimeout      = 30 * time.Second
+)
+
+// withDefaults answers t with each zero field set to its default, or an
+// error for a negative one.
+func (t Timeouts) withDefaults() (Timeouts, error) {
+	for _, f := range []struct {
+		d   *time.Duration
+		def time.Duration
+	}{{&t.Dial, DefaultDialTimeout}, {&t.TLSHandshake, DefaultTLSHandshakeTimeout},
+		{&t.ResponseHeader, DefaultResponseHeaderTimeout}, {&t.IdleConn, DefaultIdleConnTimeout},
+		{&t.BodyStall, DefaultBodyStallTimeout}} {
+		switch {
+		case *f.d < 0:
+			return t, fmt.Errorf("%w: a timeout must not be negative", ErrConfig)
+		case *f.d == 0:
+			*f.d = f.def
+		}
+	}
+	return t, nil
+}
+
+// WithTimeouts sets the timeouts of each attempt of a request (see
+// Timeouts); its zero fields keep their defaults.
+func WithTimeouts(t Timeouts) Option { return func(s *settings) { s.timeouts = t } }
 
 // WithUserAgent appends ua to the User-Agent header "workforce-go/<version>".
 func WithUserAgent(ua string) Option { return func(s *settings) { s.userAgent = ua } }
@@ -203,9 +261,13 @@ func New(apiKey, secretKey string, opts ...Option) (*Client, error) {
 	if s.window < 1 {
 		return nil, fmt.Errorf("%w: the page window must be at least 1, got %d", ErrConfig, s.window)
 	}
+	timeouts, err := s.timeouts.withDefaults()
+	if err != nil {
+		return nil, err
+	}
 
 	creds := credentials{APIKey: apiKey, SecretKey: secretKey}
-	c := &Client{base: base, keys: func() credentials { return creds }, logger: s.logger, maxBody: maxBody, window: s.window}
+	c := &Client{base: base, keys: func() credentials { return creds }, logger: s.logger, maxBody: maxUploadBody, window: s.window}
 	c.userAgent = "workforce-go/" + Version
 	if ua := strings.TrimSpace(s.userAgent); ua != "" {
 		if strings.ContainsFunc(ua, func(r rune) bool { return r < ' ' || r == 0x7f }) {
@@ -224,7 +286,7 @@ func New(apiKey, secretKey string, opts ...Option) (*Client, error) {
 		}
 	}
 	c.redactor = &redact.Redactor{Secrets: func() []string {
-		return []string{apiKey, secretKey, s.token, c.tokens.Current()}
+		return append([]string{apiKey, secretKey, s.token}, c.tokens.Secrets()...)
 	}}
 	if c.logger != nil {
 		c.logger = slog.New(c.redactor.Handler(c.logger.Handler()))
@@ -240,9 +302,12 @@ func New(apiKey, secretKey string, opts ...Option) (*Client, error) {
 	hc.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 	next := hc.Transport
 	if next == nil {
-		next = newTransport()
+		next = newTransport(timeouts)
 	}
-	hc.Transport = &auth.Transport{Base: writeTracer{next}, Source: c.tokens, Scheme: base.Scheme, Host: base.Host}
+	// From the top: GET answers read within their attempt, the token, the
+	// write outcome, the stall guard, then the transport, sealed.
+	hc.Transport = readAhead{&auth.Transport{Base: writeTracer{stallGuard{next: seal(next), idle: timeouts.BodyStall}},
+		Source: c.tokens, Scheme: base.Scheme, Host: base.Host}}
 
 	c.policy = &retry.Policy{Cap: s.maxWait, Second: s.retryAfterUnit, Now: time.Now}
 	c.http = &retryablehttp.Client{
@@ -270,19 +335,39 @@ func New(apiKey, secretKey string, opts ...Option) (*Client, error) {
 	return c, nil
 }
 
-// newTransport answers the transport used when the caller gives none: the
-// default one, with room for as many idle connections to the API as a
-// Client shared by many goroutines, with pages in flight, keeps busy (the
-// default keeps 2, so a busy Client dials again and again).
-func newTransport() http.RoundTripper {
-	t, ok := http.DefaultTransport.(*http.Transport)
-	if !ok {
-		return http.DefaultTransport
+// A sealed transport is reached through a function, whose closure no
+// reflection can enter: the buffers of a transport's connections hold the
+// last requests sent, tokens in their URLs, and no printer of a value that
+// holds the Client (go-spew, testify's diffs, go-cmp) may show them.
+type sealed func() http.RoundTripper
+
+func seal(rt http.RoundTripper) sealed { return func() http.RoundTripper { return rt } }
+
+func (s sealed) RoundTrip(req *http.Request) (*http.Response, error) { return s().RoundTrip(req) }
+
+// maxResponseHeader is the most header bytes of an answer the client's own
+// transport reads.
+const maxResponseHeader = 256 << 10
+
+// newTransport answers the transport used when the caller gives none:
+// net/http's defaults, with the timeouts t, and room for as many idle
+// connections to the API as a Client shared by many goroutines, with pages
+// in flight, keeps busy (the default keeps 2, so a busy Client dials again
+// and again).
+func newTransport(t Timeouts) http.RoundTripper {
+	return &http.Transport{
+		Proxy:                 http.ProxyFromEnvironment,
+		DialContext:           (&net.Dialer{Timeout: t.Dial, KeepAlive: 30 * time.Second}).DialContext,
+		ForceAttemptHTTP2:     true,
+		MaxIdleConns:          100,
+		MaxIdleConnsPerHost:   64,
+		IdleConnTimeout:       t.IdleConn,
+		TLSHandshakeTimeout:   t.TLSHandshake,
+		ResponseHeaderTimeout: t.ResponseHeader,
+		ExpectContinueTimeout: time.Second,
+		// The API's headers are a few hundred bytes; net/http would take 10 MiB.
+		MaxResponseHeaderBytes: maxResponseHeader,
 	}
-	t = t.Clone()
-	t.MaxIdleConns = 100
-	t.MaxIdleConnsPerHost = 64
-	return t
 }
 
 // keyMode checks the key pair and answers "test" or "live", or "" for a
@@ -297,24 +382,18 @@ func keyMode(apiKey, secretKey, token string) (string, error) {
 		}
 		return "", nil
 	}
-	for _, k := range []struct{ name, value string }{{"API key", apiKey}, {"secret key", secretKey}} {
-		if strings.ContainsFunc(k.value, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) {
-			return "", fmt.Errorf("%w: the %s holds a space or a control character", ErrConfig, k.name)
-		}
-	}
 	if strings.HasPrefix(apiKey, "sk_") && strings.HasPrefix(secretKey, "pk_") {
 		return "", fmt.Errorf("%w: the keys look swapped: the API key (pk_…) comes first, the secret key (sk_…) second", ErrConfig)
 	}
-	pk, ok1 := strings.CutPrefix(apiKey, "pk_")
-	sk, ok2 := strings.CutPrefix(secretKey, "sk_")
-	pkMode, _, _ := strings.Cut(pk, "_")
-	skMode, _, _ := strings.Cut(sk, "_")
-	switch {
-	case !ok1 || (pkMode != "test" && pkMode != "live") || len(pk) <= len(pkMode)+1:
-		return "", fmt.Errorf("%w: the API key does not start with pk_test_ or pk_live_", ErrConfig)
-	case !ok2 || (skMode != "test" && skMode != "live") || len(sk) <= len(skMode)+1:
-		return "", fmt.Errorf("%w: the secret key does not start with sk_test_ or sk_live_", ErrConfig)
-	case pkMode != skMode:
+	pkMode, err := keys.Mode("API key", "pk", apiKey)
+	if err != nil {
+		return "", fmt.Errorf("%w: %v", ErrConfig, err)
+	}
+	skMode, err := keys.Mode("secret key", "sk", secretKey)
+	if err != nil {
+		return "", fmt.Errorf("%w: %v", ErrConfig, err)
+	}
+	if pkMode != skMode {
 		return "", fmt.Errorf("%w: the API key is a %s key but the secret key a %s key", ErrConfig, pkMode, skMode)
 	}
 	return pkMode, nil
@@ -370,6 +449,8 @@ type request struct {
 	key    string // the envelope key the answer is wrapped in, or ""
 	create bool   // sending it twice could create two records
 	public bool   // needs no token
+	page   bool   // answered by a page of a list (see answerLimits)
+	raw    bool   // made by Client.Do, for an answer of any kind
 	// secrets are values of the body that no error or log line may show,
 	// such as a password, should the server echo them.
 	secrets []string
@@ -397,6 +478,7 @@ func (c *Client) do(ctx context.Context, r request, out any) (*Response, error) 
 		return nil, errNilContext()
 	}
 	ctx = context.WithValue(ctx, lastStatusKey{}, new(atomic.Int64))
+	ctx = context.WithValue(ctx, limitsKey{}, c.limitsFor(r))
 	if len(r.secrets) > 0 { // hidden in this call's errors, beside the keys and the token
 		ctx = context.WithValue(ctx, redactorKey{}, c.redactor.With(r.secrets...))
 	}
@@ -433,7 +515,7 @@ func (c *Client) newRequest(ctx context.Context, r request) (*retryablehttp.Requ
 	default:
 		values, err := query.Values(q)
 		if err != nil {
-			return nil, encodingError("query", err)
+			return nil, c.encodingError("query", err)
 		}
 		u.RawQuery = values.Encode()
 	}
@@ -445,7 +527,7 @@ func (c *Client) newRequest(ctx context.Context, r request) (*retryablehttp.Requ
 	case r.body != nil:
 		b, err := json.Marshal(r.body)
 		if err != nil {
-			return nil, encodingError("body", err)
+			return nil, c.encodingError("body", err)
 		}
 		body = b
 	}
@@ -510,7 +592,10 @@ func (c *Client) send(req *retryablehttp.Request, out any, key string) (*Respons
 		}
 		return nil, c.transportError(ctx, method, path, err)
 	}
-	defer hr.Body.Close()
+	defer func() { // what the caller keeps holds nothing of the connection
+		hr.Body.Close()
+		hr.Body = http.NoBody
+	}()
 	resp := newResponse(hr, c.requestID(hr.Header))
 	if hr.StatusCode >= 300 && hr.StatusCode <= 399 {
 		e := c.redirectError(hr, method, path)
@@ -522,32 +607,45 @@ func (c *Client) send(req *retryablehttp.Request, out any, key string) (*Respons
 		e.OutcomeUnknown = outcomeUnknown(ctx)
 		return resp, e
 	}
-	buf := readBuffers.Get().(*bytes.Buffer)
-	defer recycle(buf)
-	if n := hr.ContentLength; n > 0 && n <= c.maxBody {
-		buf.Grow(int(n) + bytes.MinRead) // one read to the end, no regrowth
-	}
-	_, err = buf.ReadFrom(io.LimitReader(hr.Body, c.maxBody+1))
-	data := buf.Bytes() // reused once the call returns: nothing decoded may alias it
-	switch {
-	case err != nil:
-		err = c.transportError(ctx, method, path, err)
-		if te, ok := err.(*TransportError); ok && isWrite(ctx) {
-			te.OutcomeUnknown = true // done, by its status, but what it made is lost
+	limits, _ := ctx.Value(limitsKey{}).(answerLimits)
+	a, ok := hr.Body.(*answer) // read by readAhead, within the attempt
+	if !ok {
+		if a, err = readAnswer(hr.Body, hr.ContentLength, limits.body); err != nil {
+			err = c.transportError(ctx, method, path, bodyFailed(hr, err))
+			if te, ok := err.(*TransportError); ok && isWrite(ctx) {
+				te.OutcomeUnknown = true // done, by its status, but what it made is lost
+			}
+			return resp, err
 		}
-		return resp, err
-	case int64(len(data)) > c.maxBody:
-		err = fmt.Errorf("the answer is larger than %d bytes", c.maxBody)
-	default:
+	}
+	defer a.release() // the buffer is reused once the call returns: nothing decoded may alias it
+	err = limits.check(a.data, key)
+	if a.tooLarge {
+		err = fmt.Errorf("the answer is larger than %d bytes", limits.body)
+	}
+	if err == nil {
 		var warnings []Warning
-		warnings, err = decodeEnvelope(data, key, out)
+		warnings, err = decodeEnvelope(a.data, key, out)
 		resp.Warnings = c.reportWarnings(ctx, method, path, warnings)
 	}
-	if err != nil { // a value quoted in the error may be a secret a server echoed
-		// A write answered 2xx was done; what it made is lost.
-		return resp, &DecodeError{Method: method, Path: path, Err: c.redactorFor(ctx).Error(err), OutcomeUnknown: isWrite(ctx)}
+	if err != nil {
+		return resp, c.decodeError(ctx, method, path, err)
 	}
 	return resp, nil
+}
+
+// decodeError describes an answer of the call of ctx that could not be
+// decoded. A value quoted in err may be a secret a server echoed: it is
+// hidden whole before the message cuts it short, and the message is
+// redacted again, starts of secrets included. A write answered 2xx was
+// done, so what it made is lost.
+func (c *Client) decodeError(ctx context.Context, method, path string, err error) *DecodeError {
+	rd := c.redactorFor(ctx)
+	var ve *valueError
+	if errors.As(err, &ve) {
+		ve.value = rd.String(ve.value)
+	}
+	return &DecodeError{Method: method, Path: path, Err: rd.Error(err), OutcomeUnknown: isWrite(ctx)}
 }
 
 // redactorKey holds, in a call's context, the redactor of a call whose body
@@ -562,27 +660,15 @@ func (c *Client) redactorFor(ctx context.Context) *redact.Redactor {
 	return c.redactor
 }
 
-// readBuffers holds the buffers answers are read into. Decoding copies
-// what it keeps (strings, each resource's Raw), so a buffer is reused by
-// the next call instead of being grown anew for every answer.
-var readBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
-
-// recycle returns buf to readBuffers, unless it grew too large to keep.
-func recycle(buf *bytes.Buffer) {
-	if buf.Cap() <= 4<<20 {
-		buf.Reset()
-		readBuffers.Put(buf)
-	}
-}
-
 // encodingError returns the *ArgumentError behind a failure to encode the
-// request's query or body, or else err described.
-func encodingError(part string, err error) error {
+// request's query or body, or else an *ArgumentError naming the part (a
+// channel, a function, NaN, a MarshalJSON that fails): nothing is sent.
+func (c *Client) encodingError(part string, err error) error {
 	var argErr *ArgumentError
 	if errors.As(err, &argErr) {
 		return argErr
 	}
-	return fmt.Errorf("workforce: encoding the request %s: %w", part, err)
+	return &ArgumentError{Name: part, Reason: "cannot be encoded: " + c.redactor.String(err.Error())}
 }
 
 // transportError turns an error from sending into the error the caller
@@ -611,5 +697,10 @@ func (c *Client) transportError(ctx context.Context, method, path string, err er
 	if errors.As(err, &urlErr) {
 		err = urlErr.Err
 	}
-	return &TransportError{Method: method, Path: path, Err: c.redactorFor(ctx).Error(err), OutcomeUnknown: outcomeUnknown(ctx)}
+	e := &TransportError{Method: method, Path: path, Err: c.redactorFor(ctx).Error(err), OutcomeUnknown: outcomeUnknown(ctx)}
+	var bodyErr *bodyError
+	if errors.As(err, &bodyErr) {
+		e.LastStatus = bodyErr.status // answered, but its body was lost
+	}
+	return e
 }

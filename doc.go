@@ -19,8 +19,9 @@
 // and makes no network call; a configuration error matches ErrConfig and
 // never prints a key. The token is fetched from the keys when first needed,
 // renewed before it expires and once more when the API answers 401;
-// concurrent callers share one renewal. WithRetry, WithLogger (every line
-// redacted), WithHTTPClient, WithPageWindow and WithUserAgent tune the rest.
+// concurrent callers share one renewal. WithRetry, WithTimeouts, WithLogger
+// (every line redacted), WithHTTPClient, WithPageWindow and WithUserAgent
+// tune the rest.
 //
 // # Paginate
 //
@@ -50,8 +51,11 @@
 // context.Canceled or context.DeadlineExceeded. A write that reached the
 // server with no answer saying what was done matches ErrOutcomeUnknown (see
 // Settle a write). A 3xx is a *RedirectError: the client follows no
-// redirect. Keys, secret key and token never appear in any error, log line
-// or printed value.
+// redirect. An answer larger than any real one of its kind (see
+// docs/limits.md) is a *DecodeError, refused before it is decoded. Keys,
+// secret key and every token the client has held never appear in any
+// error, log line or printed value, nor a start of one 8 characters or
+// longer.
 //
 // # Settle a write
 //

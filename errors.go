@@ -192,17 +192,21 @@ func (c *Client) redirectError(hr *http.Response, method, path string) *Redirect
 }
 
 // A TransportError is a call that got no answer it could use: the
-// connection failed, the body could not be read, or the caller's context
-// ended (then Err is the context's error, so errors.Is(err,
-// context.DeadlineExceeded) holds, and LastStatus says what the last
-// attempt, if any, was answered).
+// connection failed, the body could not be read (it was cut short, or
+// stalled: nothing arrived for Timeouts.BodyStall, and Err matches
+// os.ErrDeadlineExceeded), or the caller's context ended (then Err is the
+// context's error, so errors.Is(err, context.DeadlineExceeded) holds, and
+// LastStatus says what the last attempt, if any, was answered). A timeout
+// of Timeouts makes Err report Timeout() true, as a net.Error does.
 type TransportError struct {
 	// Method and Path name the call.
 	Method, Path string
 	// Err is the network error, or the context's.
 	Err error
-	// LastStatus is the HTTP status of the last answer before the
-	// context ended, such as 503 while waiting to retry; 0 when none came.
+	// LastStatus is the HTTP status of the last answer the call got and
+	// could not use: one whose body was cut short or stalled (Err then
+	// names its request ID, if any), or the last before the context ended,
+	// such as 503 while waiting to retry; 0 when none came.
 	LastStatus int
 	// OutcomeUnknown is true for a write that may have reached the server
 	// with no answer that says what was done (see ErrOutcomeUnknown). It
@@ -311,6 +315,17 @@ func callStarted(err error) (time.Time, bool) {
 	}
 	return start, !start.IsZero()
 }
+
+// A valueError is a value of an answer that could not be decoded. It keeps
+// the value whole, so that the client hides the secrets in it before the
+// message cuts it short (a start of a secret is a secret too).
+type valueError struct {
+	format string // the message, with one verb for the value, such as "%.40q is not a number"
+	value  string
+}
+
+// Error describes the value, cut short by the format.
+func (e *valueError) Error() string { return fmt.Sprintf(e.format, e.value) }
 
 // An ArgumentError is a call refused before any I/O because an argument is
 // missing or out of range. It matches ErrInvalidArgument.

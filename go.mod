@@ -3,6 +3,8 @@ module github.com/workforce-marketplace/workforce-go
 go 1.24
 
 require (
+	github.com/davecgh/go-spew v1.1.1
+	github.com/google/go-cmp v0.6.0
 	github.com/google/go-querystring v1.2.0
 	github.com/hashicorp/go-retryablehttp v0.7.8
 	github.com/jarcoal/httpmock v1.4.2

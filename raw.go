@@ -7,8 +7,8 @@ import (
 	"net/http"
 	"net/url"
 	"reflect"
-	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // A RawRequest is a call to an endpoint the SDK does not model, or with a
@@ -18,7 +18,11 @@ import (
 type RawRequest struct {
 	// Method is GET, POST, PUT, PATCH or DELETE.
 	Method string
-	// Path is below /api_v2/, such as "jobs/42" or "users/7/tracking".
+	// Path is below /api_v2/, such as "jobs/42" or "users/7/tracking":
+	// segments of letters, digits, -._~!$&'()*+,;=@ and percent-escapes
+	// of other printable ASCII characters (not of / \ ? # % or a dot),
+	// separated by single slashes, none "." or "..". Anything else (a
+	// query, a host, an empty segment, a malformed escape) is refused.
 	Path string
 	// Query holds the query parameters; the token is added by the client.
 	Query url.Values
@@ -37,8 +41,12 @@ type RawRequest struct {
 
 // Do sends r and decodes the answer into out, a non-nil pointer (such as a
 // *json.RawMessage, a map or a struct), or discards it when out is nil.
+// The answer is bounded as a collection's: at most 4 MiB, and 20,000
+// objects, arrays and array elements (see docs/limits.md); a larger one is
+// a *DecodeError.
 // Errors are those of any other call: *APIError, *TransportError,
-// *DecodeError, and *ArgumentError for a request refused before I/O.
+// *DecodeError, and *ArgumentError for a request refused before I/O (a
+// method, path or out it does not take, a Body that cannot be encoded).
 func (c *Client) Do(ctx context.Context, r *RawRequest, out any) (*Response, error) {
 	if err := r.check(out); err != nil {
 		return nil, err
@@ -46,7 +54,7 @@ func (c *Client) Do(ctx context.Context, r *RawRequest, out any) (*Response, err
 	if out == nil {
 		out = new(json.RawMessage)
 	}
-	req := request{method: r.Method, path: strings.TrimPrefix(r.Path, "/"), body: r.Body, key: r.Key, create: r.Create}
+	req := request{method: r.Method, path: strings.TrimPrefix(r.Path, "/"), body: r.Body, key: r.Key, create: r.Create, raw: true}
 	if len(r.Query) > 0 {
 		req.query = r.Query
 	}
@@ -62,14 +70,8 @@ func (r *RawRequest) check(out any) error {
 	default:
 		return &ArgumentError{Name: "Method", Reason: fmt.Sprintf("must be GET, POST, PUT, PATCH or DELETE, got %q", r.Method)}
 	}
-	p := strings.TrimPrefix(r.Path, "/")
-	switch {
-	case p == "":
-		return &ArgumentError{Name: "Path", Reason: "is required"}
-	case strings.ContainsAny(p, `?#\`) || strings.Contains(p, "://") || strings.HasPrefix(p, "/"):
-		return &ArgumentError{Name: "Path", Reason: "must be a path below /api_v2/, without query, fragment or host"}
-	case slices.Contains(strings.Split(p, "/"), ".."), slices.Contains(strings.Split(p, "/"), "."):
-		return &ArgumentError{Name: "Path", Reason: "must not hold . or .. segments"}
+	if err := checkPath(strings.TrimPrefix(r.Path, "/")); err != nil {
+		return err
 	}
 	if out != nil {
 		if v := reflect.ValueOf(out); v.Kind() != reflect.Pointer || v.IsNil() {
@@ -77,4 +79,63 @@ func (r *RawRequest) check(out any) error {
 		}
 	}
 	return nil
+}
+
+// checkPath refuses a path that is not a clean relative path below
+// /api_v2/: one or more segments separated by single slashes, each made of
+// letters, digits and -._~!$&'()*+,;=@ and of percent-escapes of other
+// printable ASCII characters (not / \ ? # % or a dot, which could smuggle
+// a query, a fragment or a step up), and none "." or "..". Control
+// characters, spaces, non-ASCII text, a malformed escape (%zz, a trailing
+// %), an empty segment, a scheme or a host are refused.
+func checkPath(p string) error {
+	if p == "" {
+		return &ArgumentError{Name: "Path", Reason: "is required"}
+	}
+	for _, seg := range strings.Split(p, "/") {
+		if seg == "" {
+			return &ArgumentError{Name: "Path", Reason: "must be a path below /api_v2/ without empty segments, such as \"jobs/42\": no host, no // and no trailing /"}
+		}
+		if seg == "." || seg == ".." {
+			return &ArgumentError{Name: "Path", Reason: "must not hold . or .. segments"}
+		}
+		for i := 0; i < len(seg); i++ {
+			b := seg[i]
+			switch {
+			case 'a' <= b && b <= 'z', 'A' <= b && b <= 'Z', '0' <= b && b <= '9', strings.IndexByte("-._~!$&'()*+,;=@", b) >= 0:
+			case b == '%':
+				d, ok := unhex(seg[i+1:])
+				if !ok || d <= ' ' || d >= 0x7f || strings.IndexByte(`/\?#%.`, d) >= 0 {
+					return &ArgumentError{Name: "Path", Reason: fmt.Sprintf("holds %.3q: a percent-escape must be two hex digits of a printable ASCII character other than / \\ ? # %% and .", seg[i:])}
+				}
+				i += 2
+			default:
+				r, _ := utf8.DecodeRuneInString(seg[i:])
+				return &ArgumentError{Name: "Path", Reason: fmt.Sprintf("holds %q: a path below /api_v2/ holds only letters, digits, -._~!$&'()*+,;=@, percent-escapes and slashes (no query, fragment, scheme, space or control character)", r)}
+			}
+		}
+	}
+	return nil
+}
+
+// unhex reads the byte that the two hex digits at the start of s write.
+func unhex(s string) (byte, bool) {
+	if len(s) < 2 {
+		return 0, false
+	}
+	var v byte
+	for _, c := range []byte(s[:2]) {
+		switch {
+		case '0' <= c && c <= '9':
+			c -= '0'
+		case 'a' <= c && c <= 'f':
+			c -= 'a' - 10
+		case 'A' <= c && c <= 'F':
+			c -= 'A' - 10
+		default:
+			return 0, false
+		}
+		v = v<<4 | c
+	}
+	return v, true
 }

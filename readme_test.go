@@ -119,8 +119,8 @@ type readmeStore interface {
 }
 
 // readmeWebhooks is the README's webhook receiver.
-func readmeWebhooks(secretKey string, store readmeStore) {
-	http.Handle("/webhooks", webhook.Handler(secretKey, func(ctx context.Context, ev *webhook.Event) error {
+func readmeWebhooks(secretKey, certFile, keyFile string, store readmeStore) error {
+	h, err := webhook.Handler(secretKey, func(ctx context.Context, ev *webhook.Event) error {
 		switch ev.Kind {
 		case webhook.KindJob:
 			return store.SaveJob(ctx, ev.Job) // ev.Job is a *workforce.Job, ev.Body the bytes received
@@ -128,7 +128,14 @@ func readmeWebhooks(secretKey string, store readmeStore) {
 			return store.SaveJobRequest(ctx, ev.JobRequest)
 		}
 		return nil // an unknown kind: acknowledge it
-	}))
+	})
+	if err != nil {
+		return err // a secret key workforce.New would refuse too (a stray space or line break)
+	}
+	http.Handle("/webhooks", h)
+	srv := &http.Server{Addr: ":8443", ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 15 * time.Second,
+		WriteTimeout: 30 * time.Second, IdleTimeout: 60 * time.Second}
+	return srv.ListenAndServeTLS(certFile, keyFile)
 }
 
 var _, _ = readmeTour, readmeWebhooks // compiled, not run: they would reach the network

@@ -93,7 +93,7 @@ func (d *Decimal) UnmarshalJSON(b []byte) error {
 	}
 	v, err := ParseDecimal(s)
 	if err != nil { // an answer's value, not the caller's argument
-		return fmt.Errorf("workforce: %.40q is not a decimal number", s)
+		return &valueError{format: "workforce: %.40q is not a decimal number", value: s}
 	}
 	*d = v
 	return nil
@@ -137,7 +137,7 @@ func (t *Time) UnmarshalJSON(b []byte) error {
 	}
 	s, quoted, err := unquote(b)
 	if err != nil || !quoted {
-		return fmt.Errorf("workforce: timestamp %.40s is not a string", b)
+		return &valueError{format: "workforce: timestamp %.40s is not a string", value: string(b)}
 	}
 	if s = strings.TrimSpace(s); s == "" {
 		*t = Time{}
@@ -151,7 +151,7 @@ func (t *Time) UnmarshalJSON(b []byte) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("workforce: %.40q is not an RFC 3339 timestamp", s)
+	return &valueError{format: "workforce: %.40q is not an RFC 3339 timestamp", value: s}
 }
 
 // unquote returns the text of the JSON string b, or b itself when it is not

@@ -20,7 +20,7 @@ func ExampleHandler() {
 	secretKey := "sk_test_51Hfake0000000000000000" // the secret key of your key pair
 	var mu sync.Mutex
 	seen := map[[32]byte]bool{}
-	h := webhook.Handler(secretKey, func(ctx context.Context, ev *webhook.Event) error {
+	h, err := webhook.Handler(secretKey, func(ctx context.Context, ev *webhook.Event) error {
 		mu.Lock()
 		defer mu.Unlock()
 		sum := sha256.Sum256(ev.Body)
@@ -31,6 +31,9 @@ func ExampleHandler() {
 		fmt.Printf("%s %d is now %s\n", ev.Kind, ev.ID, ev.State)
 		return nil
 	})
+	if err != nil {
+		panic(err) // a secret key workforce.New would refuse too
+	}
 
 	body := `{"job":{"id":1001,"state":"in_progress"}}`
 	for range 2 { // the same delivery, twice

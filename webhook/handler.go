@@ -3,15 +3,27 @@ package webhook
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
+	"os"
+	"time"
+
+	"github.com/workforce-marketplace/workforce-go"
+	"github.com/workforce-marketplace/workforce-go/internal/keys"
 )
 
 // DefaultMaxBody is the largest delivery body Handler reads unless
 // WithMaxBody says otherwise: a Job with its Users and transitions is a
 // few KiB.
 const DefaultMaxBody = 1 << 20
+
+// DefaultReadTimeout is how long Handler waits for a delivery's body unless
+// WithReadTimeout says otherwise: a delivery of a few KiB arrives in
+// milliseconds, and a sender that trickles its body holds a goroutine and a
+// connection for no more than this.
+const DefaultReadTimeout = 10 * time.Second
 
 // A HandlerOption configures Handler.
 type HandlerOption func(*handler)
@@ -26,16 +38,30 @@ func WithMaxBody(n int64) HandlerOption {
 	}
 }
 
+// WithReadTimeout sets how long Handler waits for a delivery's whole body,
+// counted from when it starts reading it; a body not read in time is
+// answered 408 and passed on to nothing. d must be positive.
+func WithReadTimeout(d time.Duration) HandlerOption {
+	return func(h *handler) {
+		if d > 0 {
+			h.readTimeout = d
+		}
+	}
+}
+
 // WithLogger makes Handler log each refused delivery and each error of the
 // function it calls, with the status it answered. Nothing secret is
 // logged: not the secret key, not the signature, not the body.
 func WithLogger(l *slog.Logger) HandlerOption { return func(h *handler) { h.logger = l } }
 
 type handler struct {
-	secretKey string
-	fn        func(context.Context, *Event) error
-	maxBody   int64
-	logger    *slog.Logger
+	// secretKey returns the key. It is a function so that no printer of
+	// the handler, reflection-based ones included, can reach the key.
+	secretKey   func() string
+	fn          func(context.Context, *Event) error
+	maxBody     int64
+	readTimeout time.Duration
+	logger      *slog.Logger
 }
 
 // Handler returns an http.Handler that receives deliveries signed with
@@ -43,26 +69,50 @@ type handler struct {
 //
 //   - refuses a method other than POST (405);
 //   - reads the body up to the cap (DefaultMaxBody, or WithMaxBody), and
-//     answers 413 beyond it;
+//     answers 413 beyond it, within the read timeout (DefaultReadTimeout,
+//     or WithReadTimeout), and answers 408 past it;
 //   - verifies the signature before anything else looks at the body, and
-//     answers 401 when it does not verify (500 when secretKey is empty, a
-//     misconfiguration the sender's retries can outlast);
+//     answers 401 when it does not verify;
 //   - parses the body (400 when it is not an event), and calls fn with the
 //     request's context;
 //   - answers 204 when fn returns nil, and 500 otherwise, so that the
 //     sender delivers it again later.
 //
+// The read timeout is a read deadline on the connection, set through
+// http.ResponseController and cleared once the body is read. When the
+// ResponseWriter does not support deadlines (a wrapper without an Unwrap
+// method, say), Handler stops waiting at the timeout all the same and
+// answers 408, but the read it leaves behind ends only when the server
+// closes the connection: give the http.Server a ReadTimeout too, as it
+// should have anyway, with ReadHeaderTimeout, WriteTimeout and IdleTimeout.
+//
+// Handler refuses, with an error matching workforce.ErrConfig, a secret key
+// that workforce.New would refuse (not sk_test_… or sk_live_…, or holding a
+// space or a control character, such as a line break read from a file)
+// and a nil fn: such a receiver could verify nothing.
+//
 // fn sees only verified deliveries. The platform retries a delivery that
 // did not get a 2xx, and the scheme has no timestamp, so fn may see the
 // same delivery more than once: see the package documentation.
-func Handler(secretKey string, fn func(ctx context.Context, ev *Event) error, opts ...HandlerOption) http.Handler {
-	h := &handler{secretKey: secretKey, fn: fn, maxBody: DefaultMaxBody}
+func Handler(secretKey string, fn func(ctx context.Context, ev *Event) error, opts ...HandlerOption) (http.Handler, error) {
+	if _, err := keys.Mode("secret key", "sk", secretKey); err != nil {
+		return nil, fmt.Errorf("%w: %v", workforce.ErrConfig, err)
+	}
+	if fn == nil {
+		return nil, fmt.Errorf("%w: no function to call with each delivery", workforce.ErrConfig)
+	}
+	h := &handler{secretKey: func() string { return secretKey }, fn: fn, maxBody: DefaultMaxBody, readTimeout: DefaultReadTimeout}
 	for _, o := range opts {
 		if o != nil {
 			o(h)
 		}
 	}
-	return h
+	return h, nil
+}
+
+// Format prints the handler without its secret key, whatever the verb.
+func (h *handler) Format(f fmt.State, _ rune) {
+	fmt.Fprint(f, "webhook.Handler{secret key: [REDACTED]}")
 }
 
 // ServeHTTP implements http.Handler.
@@ -72,22 +122,22 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.refuse(w, r, http.StatusMethodNotAllowed, errors.New("webhook: method "+r.Method+" not allowed"))
 		return
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.maxBody))
+	body, err := h.read(w, r)
 	var tooLarge *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooLarge):
 		h.refuse(w, r, http.StatusRequestEntityTooLarge, errors.New("webhook: the body is larger than the cap"))
 		return
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		w.Header().Set("Connection", "close") // the rest of the body is not waited for
+		h.refuse(w, r, http.StatusRequestTimeout, fmt.Errorf("webhook: the body did not arrive within %v", h.readTimeout))
+		return
 	case err != nil:
 		h.refuse(w, r, http.StatusBadRequest, errors.New("webhook: reading the body: "+err.Error()))
 		return
 	}
-	if err := Verify(body, r.Header.Get(Header), h.secretKey); err != nil {
-		status := http.StatusUnauthorized
-		if errors.Is(err, ErrNoSecret) {
-			status = http.StatusInternalServerError
-		}
-		h.refuse(w, r, status, err)
+	if err := Verify(body, r.Header.Get(Header), h.secretKey()); err != nil {
+		h.refuse(w, r, http.StatusUnauthorized, err)
 		return
 	}
 	ev, err := Parse(body)
@@ -95,15 +145,50 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.refuse(w, r, http.StatusBadRequest, err)
 		return
 	}
-	if h.fn == nil {
-		h.refuse(w, r, http.StatusInternalServerError, errors.New("webhook: no function to call"))
-		return
-	}
 	if err := h.call(r.Context(), ev); err != nil {
 		h.refuse(w, r, http.StatusInternalServerError, err)
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)
+}
+
+// read reads r's body up to the cap, within the read timeout: under a
+// read deadline on the connection, or, when w supports none, on a
+// goroutine of its own that Handler stops waiting for at the timeout.
+// Past the timeout the error matches os.ErrDeadlineExceeded.
+func (h *handler) read(w http.ResponseWriter, r *http.Request) ([]byte, error) {
+	body := http.MaxBytesReader(w, r.Body, h.maxBody)
+	rc := http.NewResponseController(w)
+	if rc.SetReadDeadline(time.Now().Add(h.readTimeout)) == nil {
+		b, err := io.ReadAll(body)
+		if err == nil {
+			// Cleared once read: the server's wait for the client to go
+			// while fn runs is a read too, and must not end the request's
+			// context. Past the timeout it stays, so that the server does
+			// not wait for the rest of the body before it answers.
+			_ = rc.SetReadDeadline(time.Time{})
+		}
+		return b, err
+	}
+	type result struct {
+		body []byte
+		err  error
+	}
+	done := make(chan result, 1)
+	go func() {
+		b, err := io.ReadAll(body)
+		done <- result{b, err}
+	}()
+	timer := time.NewTimer(h.readTimeout)
+	defer timer.Stop()
+	select {
+	case res := <-done:
+		return res.body, res.err
+	case <-timer.C:
+		return nil, os.ErrDeadlineExceeded
+	case <-r.Context().Done():
+		return nil, r.Context().Err()
+	}
 }
 
 // call runs fn, turning a panic into an error so the delivery is retried.

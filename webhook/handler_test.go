@@ -1,17 +1,23 @@
 package webhook_test
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
+	"github.com/davecgh/go-spew/spew"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -111,7 +117,7 @@ func TestHandler(t *testing.T) {
 	var got []*webhook.Event
 	fail := errors.New("database down")
 	var failNext bool
-	h := webhook.Handler(testKey, func(_ context.Context, ev *webhook.Event) error {
+	h := mustHandler(t, testKey, func(_ context.Context, ev *webhook.Event) error {
 		if failNext {
 			failNext = false
 			return fail
@@ -148,26 +154,63 @@ func TestHandlerCapsTheBody(t *testing.T) {
 	called := false
 	fn := func(context.Context, *webhook.Event) error { called = true; return nil }
 	big := `{"job": {"id": 1, "requestor_notes": "` + strings.Repeat("x", webhook.DefaultMaxBody) + `"}}`
-	assert.Equal(t, http.StatusRequestEntityTooLarge, post(t, webhook.Handler(testKey, fn), big, webhook.Sign([]byte(big), testKey)))
+	assert.Equal(t, http.StatusRequestEntityTooLarge, post(t, mustHandler(t, testKey, fn), big, webhook.Sign([]byte(big), testKey)))
 
-	small := webhook.Handler(testKey, fn, webhook.WithMaxBody(int64(len(jobBody))))
+	small := mustHandler(t, testKey, fn, webhook.WithMaxBody(int64(len(jobBody))))
 	assert.Equal(t, http.StatusNoContent, post(t, small, jobBody, jobDigestHex), "exactly at the cap")
-	tiny := webhook.Handler(testKey, fn, webhook.WithMaxBody(int64(len(jobBody)-1)))
+	tiny := mustHandler(t, testKey, fn, webhook.WithMaxBody(int64(len(jobBody)-1)))
 	called = false
 	assert.Equal(t, http.StatusRequestEntityTooLarge, post(t, tiny, jobBody, jobDigestHex))
 	assert.False(t, called)
 }
 
-func TestHandlerWithoutSecretIsAServerError(t *testing.T) {
+// mustHandler returns webhook.Handler's handler, failing the test on an
+// error.
+func mustHandler(t *testing.T, secretKey string, fn func(context.Context, *webhook.Event) error, opts ...webhook.HandlerOption) http.Handler {
+	t.Helper()
+	h, err := webhook.Handler(secretKey, fn, opts...)
+	require.NoError(t, err)
+	return h
+}
+
+// TestHandlerRefusesWhatNewRefuses checks that a secret key workforce.New
+// would refuse (whitespace around it, a line break read from a file, no
+// sk_ prefix, none at all) is refused at construction, as New refuses it,
+// rather than making the receiver answer 401 to every genuine delivery.
+func TestHandlerRefusesWhatNewRefuses(t *testing.T) {
 	t.Parallel()
-	h := webhook.Handler("", func(context.Context, *webhook.Event) error { t.Error("called"); return nil })
-	assert.Equal(t, http.StatusInternalServerError, post(t, h, jobBody, webhook.Sign([]byte(jobBody), "")))
+	fn := func(context.Context, *webhook.Event) error { return nil }
+	for _, key := range []string{" " + testKey, testKey + "\n", testKey + " ", "\t" + testKey, "sk_test_ab cd", "",
+		"pk_test_51Hfake0000000000000000", "sk_prod_51Hfake", "sk_test_", "51Hfake0000000000000000"} {
+		h, err := webhook.Handler(key, fn)
+		assert.ErrorIs(t, err, workforce.ErrConfig, "%q", key)
+		assert.Nil(t, h, "%q", key)
+		_, newErr := workforce.New("pk_test_51Hfake0000000000000000", key, workforce.WithBaseURL("https://api.example.com"))
+		assert.ErrorIs(t, newErr, workforce.ErrConfig, "New refuses %q too", key)
+		if err != nil && len(key) > 10 {
+			assert.NotContains(t, err.Error(), key[8:], "the key is not quoted")
+		}
+	}
+	h, err := webhook.Handler(testKey, nil)
+	assert.ErrorIs(t, err, workforce.ErrConfig, "no function")
+	assert.Nil(t, h)
+}
+
+// TestHandlerPrintsNoKey checks that the handler, printed any way, even by
+// reflection, does not show its secret key.
+func TestHandlerPrintsNoKey(t *testing.T) {
+	t.Parallel()
+	h := mustHandler(t, testKey, func(context.Context, *webhook.Event) error { return nil })
+	for _, out := range []string{fmt.Sprintf("%v", h), fmt.Sprintf("%+v", h), fmt.Sprintf("%#v", h),
+		spew.Sdump(h), (&spew.ConfigState{DisableMethods: true}).Sdump(h)} {
+		assert.NotContains(t, out, testKey[8:])
+	}
 }
 
 func TestHandlerTurnsAPanicIntoARetry(t *testing.T) {
 	t.Parallel()
 	var logs bytes.Buffer
-	h := webhook.Handler(testKey, func(context.Context, *webhook.Event) error { panic("boom") },
+	h := mustHandler(t, testKey, func(context.Context, *webhook.Event) error { panic("boom") },
 		webhook.WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
 	assert.Equal(t, http.StatusInternalServerError, post(t, h, jobBody, jobDigestHex))
 	assert.Contains(t, logs.String(), "panicked")
@@ -179,7 +222,7 @@ func TestHandlerOverHTTP(t *testing.T) {
 	t.Parallel()
 	var mu sync.Mutex
 	var states []string
-	srv := httptest.NewServer(webhook.Handler(testKey, func(ctx context.Context, ev *webhook.Event) error {
+	srv := httptest.NewServer(mustHandler(t, testKey, func(ctx context.Context, ev *webhook.Event) error {
 		mu.Lock()
 		defer mu.Unlock()
 		states = append(states, ev.State)
@@ -195,4 +238,120 @@ func TestHandlerOverHTTP(t *testing.T) {
 	resp.Body.Close()
 	assert.Equal(t, http.StatusNoContent, resp.StatusCode)
 	assert.Equal(t, []string{"in_progress"}, states)
+}
+
+// trickle sends a delivery's headers, promising a body of size bytes, to
+// addr, then one byte of it every gap until the connection fails, and
+// answers the status line of the answer.
+func trickle(t *testing.T, addr string, size int, gap time.Duration) string {
+	t.Helper()
+	conn, err := net.Dial("tcp", addr)
+	require.NoError(t, err)
+	defer conn.Close()
+	_, err = fmt.Fprintf(conn, "POST /hooks HTTP/1.1\r\nHost: x\r\n%s: %s\r\nContent-Length: %d\r\n\r\n{", webhook.Header, jobDigestHex, size)
+	require.NoError(t, err)
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		tick := time.NewTicker(gap)
+		defer tick.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-tick.C:
+				if _, err := conn.Write([]byte(" ")); err != nil {
+					return
+				}
+			}
+		}
+	}()
+	require.NoError(t, conn.SetReadDeadline(time.Now().Add(20*time.Second))) // generous: the handler's timeout is 100 ms
+	status, err := bufio.NewReader(conn).ReadString('\n')
+	require.NoError(t, err, "the handler answered before the sender gave up")
+	return strings.TrimSpace(status)
+}
+
+// TestHandlerBoundsTheReadInTime has senders trickle or stall their bodies:
+// each is answered 408 once the read timeout passes, whatever it sends
+// meanwhile, fn sees none of them, and no handler is left running.
+func TestHandlerBoundsTheReadInTime(t *testing.T) {
+	t.Parallel()
+	var called, running atomic.Int64
+	h := mustHandler(t, testKey, func(context.Context, *webhook.Event) error { called.Add(1); return nil },
+		webhook.WithReadTimeout(100*time.Millisecond))
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		running.Add(1)
+		defer running.Add(-1)
+		h.ServeHTTP(w, r) // the server's own ResponseWriter: deadlines are supported
+	}))
+	defer srv.Close()
+	addr := srv.Listener.Addr().String()
+	var wg sync.WaitGroup
+	statuses := make([]string, 20)
+	for i := range statuses {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			gap := 20 * time.Millisecond // a byte every 20 ms: never idle for the timeout
+			if i%2 == 1 {
+				gap = time.Hour // stalled
+			}
+			statuses[i] = trickle(t, addr, 1000, gap)
+		}()
+	}
+	wg.Wait()
+	for _, s := range statuses {
+		assert.Equal(t, "HTTP/1.1 408 Request Timeout", s)
+	}
+	assert.Zero(t, called.Load())
+	assert.Eventually(t, func() bool { return running.Load() == 0 }, 10*time.Second, 5*time.Millisecond, "no handler left")
+
+	// The deadline is cleared once the body is read: fn may take its time.
+	slow := mustHandler(t, testKey, func(ctx context.Context, _ *webhook.Event) error {
+		select {
+		case <-time.After(300 * time.Millisecond):
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}, webhook.WithReadTimeout(100*time.Millisecond))
+	slowSrv := httptest.NewServer(slow)
+	defer slowSrv.Close()
+	req, err := http.NewRequest(http.MethodPost, slowSrv.URL, strings.NewReader(jobBody))
+	require.NoError(t, err)
+	req.Header.Set(webhook.Header, jobDigestHex)
+	resp, err := slowSrv.Client().Do(req)
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusNoContent, resp.StatusCode, "fn's context is not ended by the read deadline")
+}
+
+// noDeadlines is a ResponseWriter that supports no deadlines, as a
+// wrapper without Unwrap.
+type noDeadlines struct{ *httptest.ResponseRecorder }
+
+// TestHandlerBoundsTheReadWithoutDeadlines checks the fallback: with a
+// ResponseWriter that supports no deadline, a body that never comes is
+// answered 408 at the timeout all the same.
+func TestHandlerBoundsTheReadWithoutDeadlines(t *testing.T) {
+	t.Parallel()
+	h := mustHandler(t, testKey, func(context.Context, *webhook.Event) error { t.Error("called"); return nil },
+		webhook.WithReadTimeout(50*time.Millisecond))
+	body, sender := io.Pipe()
+	t.Cleanup(func() { sender.Close() }) // ends the read left behind
+	req := httptest.NewRequest(http.MethodPost, "/hooks", body)
+	req.Header.Set(webhook.Header, jobDigestHex)
+	w := noDeadlines{httptest.NewRecorder()}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		h.ServeHTTP(w, req)
+	}()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the handler still waits for a body that never comes")
+	}
+	assert.Equal(t, http.StatusRequestTimeout, w.Code)
 }

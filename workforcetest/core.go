@@ -102,7 +102,7 @@ func (st *store) recordChange(kind string, id int64, state string) {
 				c.owner = jr.createdBy
 			}
 			if st.bodies {
-				c.body, _ = json.Marshal(map[string]jobJSON{"job": st.renderJob(j)})
+				c.body, _ = json.Marshal(map[string]jobJSON{"job": st.renderJobFor(j, c.owner)})
 			}
 		}
 	case changedJobRequest:

@@ -135,6 +135,13 @@
 // Requests they may not create. Customers and Badges are not limited (CONTRACT §7 does not
 // limit them): both pools read and write the same ones.
 //
+// The Users a Job embeds (worker, employer) follow what GET /users shows the key: for the Public
+// Pool the Worker while it has an active Job on one of the pool's Job Requests (see Users below),
+// the Employer never. A User the key may not see is embedded as null, in show and list answers
+// and in the webhooks of the pool's Jobs alike; the Job keeps its worker_id. (The real API's
+// behaviour here is undocumented: null is our choice, and the SDK takes a Job with or without
+// its Users.)
+//
 // # Customers
 //
 // Customer names are unique case-insensitively; PUT and PATCH are the same partial update. A
@@ -194,7 +201,7 @@
 //	POST   /_fake/faults                                InjectFault    {}
 //	GET    /_fake/latency                               Latency        {"latency_ms": 0}
 //	POST   /_fake/latency?ms=N                          SetLatency     {"latency_ms": N}
-//	GET    /_fake/requests                              Requests       {"requests": [{"method", "path", "query", "header", "body", "time"}]}
+//	GET    /_fake/requests                              Requests       {"requests": [{"method", "path", "query", "header", "body", "body_size", "time"}]}
 //	DELETE /_fake/requests                              ResetRequests  {}
 //	GET    /_fake/seed                                  Seed           {"customer_id": 11, …}
 //	POST   /_fake/webhooks?url=U                        AddWebhookReceiver {}
@@ -206,4 +213,10 @@
 // other fields: {"method": "GET", "path": "/api_v2/jobs", "times": 2, "status": 503,
 // "retry_after": "1", "body": "", "drop": false, "delay_ms": 0, "drop_after": false,
 // "truncate": false}. A recorded request's body is answered as text.
+//
+// The request log (Requests) keeps the last 10,000 requests, fewer when they would hold more
+// than 32 MiB. A request is recorded before it is routed or authenticated; its body is kept only
+// when it carries a valid token or authenticates, and then at most 64 KiB of it, secrets
+// redacted first; body_size says how long it was. Headers beyond 64 KiB are refused (431) by
+// the server. So whoever reaches the fake cannot make it hold more than that.
 package workforcetest

@@ -43,9 +43,25 @@ func (f jobFilter) match(j *job) bool {
 }
 
 // answerJob runs find inside st.run and answers the Job it finds wrapped as {"job": {...}},
-// the answer of show, create and update.
-func (st *store) answerJob(find func() (*job, error)) (any, error) {
-	return answerOne(st, "job", find, st.renderJob)
+// the answer of show, create and update, as a token of pool p sees it.
+func (st *store) answerJob(p pool, find func() (*job, error)) (any, error) {
+	return answerOne(st, "job", find, func(j *job) jobJSON { return st.renderJobFor(j, p) })
+}
+
+// renderJobFor writes j as a token of pool p sees it: its Worker and Employer are embedded only
+// when GET /users would show them to that token, and are null otherwise (the Public Pool sees
+// an Employer never, a Worker while it has an active Job on a Job Request of the pool's). The
+// caller holds st.mu.
+func (st *store) renderJobFor(j *job, p pool) jobJSON {
+	v := st.renderJob(j)
+	if p != poolPublic {
+		return v
+	}
+	if u := st.users.rows[j.workerID]; u == nil || !st.userVisible(u, p) {
+		v.Worker = nil
+	}
+	v.Employer = nil // an Employer is never visible to the Public Pool (userVisible)
+	return v
 }
 
 // listJobs serves GET /api_v2/jobs: the visible Jobs that pass the filters, newest first, one page.
@@ -71,7 +87,14 @@ func (s *Server) listJobs(c *call) (any, error) {
 		if c.pool == poolPublic || !f.all() {
 			keep = func(j *job) bool { return st.visible(j, c.pool) && f.match(j) }
 		}
-		out = listPage(items, pg, keep, st.jobEntry)
+		entry := st.jobEntry
+		if c.pool == poolPublic { // rendered for the pool, not cached: what it sees moves with the clock
+			entry = func(j *job) jobEntry {
+				v := st.renderJobFor(j, c.pool)
+				return jobEntry{value: &v}
+			}
+		}
+		out = listPage(items, pg, keep, entry)
 		return nil
 	})
 	if err != nil {
@@ -108,7 +131,8 @@ func (r *renderedJob) valid(gen uint64, tts *int64) bool {
 		(tts == nil || *tts == *r.timeToStart)
 }
 
-// jobEntry is a Job of a page: its cached JSON, or its rendering to write and cache.
+// jobEntry is a Job of a page: its cached JSON, or its rendering to write (and cache, with job
+// set).
 type jobEntry struct {
 	cached   []byte
 	job      *job
@@ -136,8 +160,10 @@ func (e jobEntry) body() []byte {
 	if err != nil {
 		return []byte("null") // never: jobJSON holds no value json cannot write
 	}
-	e.rendered.json = data
-	e.job.rendered.Store(&e.rendered)
+	if e.job != nil {
+		e.rendered.json = data
+		e.job.rendered.Store(&e.rendered)
+	}
 	return data
 }
 
@@ -153,7 +179,7 @@ func (s *Server) getJob(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.st.answerJob(func() (*job, error) { return s.st.visibleJob(id, c.pool) })
+	return s.st.answerJob(c.pool, func() (*job, error) { return s.st.visibleJob(id, c.pool) })
 }
 
 // createJob serves POST /api_v2/jobs and POST /api_v2/jobs/assign: job[worker_id]*,
@@ -169,7 +195,7 @@ func (s *Server) createJob(c *call) (any, error) {
 		return nil, err
 	}
 	notes, _ := c.p.str("job", "requestor_notes")
-	return s.st.answerJob(func() (*job, error) {
+	return s.st.answerJob(c.pool, func() (*job, error) {
 		return s.st.createJob(jobRequestID, workerID, stateFilled, notes, newJobAlways)
 	})
 }
@@ -180,7 +206,7 @@ func (s *Server) updateJob(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.st.answerJob(func() (*job, error) { return s.st.patchJob(id, c.p) })
+	return s.st.answerJob(c.pool, func() (*job, error) { return s.st.patchJob(id, c.p) })
 }
 
 // patchJob applies PATCH /jobs/:id's top-level state (cancelled; filled or rejected for a

@@ -12,8 +12,16 @@ import (
 	"time"
 )
 
-// maxRequests is how many requests the log keeps; older ones are forgotten.
-const maxRequests = 10000
+// The bounds of the request log: it keeps the last maxRequests requests, fewer when they would
+// hold more than maxLogBytes (by Request.size), and of each body at most maxLoggedBody bytes. A
+// header is bounded by the server's MaxHeaderBytes (maxHeaderBytes), so no entry holds more than
+// about 130 KiB and the log no more than maxLogBytes, whatever clients send.
+const (
+	maxRequests    = 10000
+	maxLogBytes    = 32 << 20
+	maxLoggedBody  = 64 << 10
+	maxHeaderBytes = 64 << 10
+)
 
 // redacted replaces the values of api_key and secret_key in the request log.
 const redacted = "[REDACTED]"
@@ -21,6 +29,12 @@ const redacted = "[REDACTED]"
 // Request is a request the fake received, as Server.Requests reports it. The token parameter is
 // removed from Query and from JSON and form bodies, and the values of api_key, secret_key and
 // password fields (user[password], user[password_confirmation]) are replaced by "[REDACTED]".
+//
+// A request is recorded as it arrives, before it is routed or authenticated (faulted ones too).
+// Its body is kept only when the request carries a token the fake issued and that has not
+// expired, or is a POST /api_v2/authenticate (whose keys are redacted); of any other request,
+// Body is empty: whoever reaches the fake cannot make it keep what they send. A kept body is cut
+// to its first 64 KiB, after its secrets are redacted. BodySize says how long the body was.
 type Request struct {
 	// Method is the HTTP method.
 	Method string `json:"method"`
@@ -30,41 +44,74 @@ type Request struct {
 	Query url.Values `json:"query"`
 	// Header is the request header.
 	Header http.Header `json:"header"`
-	// Body is the request body, without token (a changed JSON body is re-encoded, with sorted keys).
+	// Body is the request body, without token (a changed JSON body is re-encoded, with sorted
+	// keys): at most 64 KiB of it, and nothing of an unauthenticated request (see above).
 	Body []byte `json:"body"`
+	// BodySize is the size of the body received, whether or not Body holds it.
+	BodySize int64 `json:"body_size"`
 	// Time is when the request arrived, on the fake clock.
 	Time time.Time `json:"time"`
 }
 
-// requestLog is the requests received: a ring of at most maxRequests, so that adding one to a
-// full log costs the same as to an empty one.
+// requestLog is the requests received: a ring of at most maxRequests, holding at most maxLogBytes,
+// so that adding one to a full log costs the same as to an empty one.
 type requestLog struct {
 	mu       sync.Mutex
-	requests []Request // grows to maxRequests, then is overwritten from start on
-	start    int       // the index of the oldest request once the ring is full
+	requests []Request // the ring: grows by doubling up to maxRequests
+	start    int       // the index of the oldest request
+	n        int       // how many requests it holds
+	bytes    int       // their sizes, summed
 }
 
-// add appends req, forgetting the oldest beyond maxRequests.
+// add appends req, forgetting the oldest beyond maxRequests or maxLogBytes.
 func (l *requestLog) add(req Request) {
+	size := req.size()
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if len(l.requests) < maxRequests {
-		l.requests = append(l.requests, req)
-		return
+	for l.n > 0 && (l.n == maxRequests || l.bytes+size > maxLogBytes) {
+		l.bytes -= l.requests[l.start].size()
+		l.requests[l.start] = Request{} // its memory goes now, not when the slot is reused
+		l.start = (l.start + 1) % len(l.requests)
+		l.n--
 	}
-	l.requests[l.start] = req
-	l.start = (l.start + 1) % maxRequests
+	if l.n == len(l.requests) { // full: grow, oldest first
+		grown := make([]Request, min(max(2*len(l.requests), 64), maxRequests))
+		for i := range l.n {
+			grown[i] = l.requests[(l.start+i)%len(l.requests)]
+		}
+		l.requests, l.start = grown, 0
+	}
+	l.requests[(l.start+l.n)%len(l.requests)] = req
+	l.n++
+	l.bytes += size
 }
 
-// Requests answers copies of the requests received, oldest first (the last 10,000 at most),
-// faulted ones included.
+// size is about how many bytes req holds.
+func (req *Request) size() int {
+	n := 256 + len(req.Method) + len(req.Path) + len(req.Body)
+	for k, vs := range req.Query {
+		n += len(k)
+		for _, v := range vs {
+			n += len(v) + 16
+		}
+	}
+	for k, vs := range req.Header {
+		n += len(k)
+		for _, v := range vs {
+			n += len(v) + 16
+		}
+	}
+	return n
+}
+
+// Requests answers copies of the requests received, oldest first, faulted ones included: the
+// last 10,000 at most, fewer when they would hold more than 32 MiB.
 func (s *Server) Requests() []Request {
 	s.log.mu.Lock()
 	defer s.log.mu.Unlock()
-	n := len(s.log.requests)
-	out := make([]Request, n)
+	out := make([]Request, s.log.n)
 	for i := range out {
-		out[i] = s.log.requests[(s.log.start+i)%n].clone()
+		out[i] = s.log.requests[(s.log.start+i)%len(s.log.requests)].clone()
 	}
 	return out
 }
@@ -73,7 +120,7 @@ func (s *Server) Requests() []Request {
 func (s *Server) ResetRequests() {
 	s.log.mu.Lock()
 	defer s.log.mu.Unlock()
-	s.log.requests, s.log.start = nil, 0
+	s.log.requests, s.log.start, s.log.n, s.log.bytes = nil, 0, 0, 0
 }
 
 // clone answers a deep copy of req.
@@ -93,24 +140,40 @@ func cloneValues(v url.Values) url.Values {
 	return out
 }
 
-// record makes the log entry of r, whose body is raw, decoded as b, with secrets removed.
-// secrets answers the keys and tokens to hide in a body that did not parse.
-func record(r *http.Request, raw []byte, b body, now time.Time, secrets func() []string) Request {
+// record makes the log entry of r, whose body is raw, decoded as b, with secrets removed; the
+// body is kept (its first maxLoggedBody bytes) only when keepBody says so. secrets answers the
+// keys and tokens to hide in a body that did not parse.
+func record(r *http.Request, raw []byte, b body, now time.Time, secrets func() []string, keepBody bool) Request {
 	query, _ := scrubValues(r.URL.Query())
-	req := Request{Method: r.Method, Path: r.URL.Path, Query: query, Header: r.Header.Clone(), Body: bytes.Clone(raw), Time: now}
+	req := Request{Method: r.Method, Path: r.URL.Path, Query: query, Header: r.Header.Clone(), BodySize: int64(len(raw)), Time: now}
+	if !keepBody || len(raw) == 0 {
+		return req
+	}
+	kept := raw // unless secrets are removed
 	switch {
 	case b.json != nil:
 		if m, changed := scrubJSON(b.json); changed {
-			req.Body, _ = json.Marshal(m)
+			kept, _ = json.Marshal(m) // cannot fail: m was decoded from JSON
 		}
 	case b.form != nil:
 		if form, changed := scrubValues(b.form); changed {
-			req.Body = []byte(form.Encode())
+			kept = []byte(form.Encode())
 		}
 	default: // a body that did not parse, or of another type: scrubbed as text
-		req.Body = scrubText(req.Body, secrets)
+		kept = scrubText(bytes.Clone(raw), secrets)
 	}
+	req.Body = bytes.Clone(kept[:min(len(kept), maxLoggedBody)]) // redacted first, then cut; not the read buffer
 	return req
+}
+
+// keepsBody tells whether the log keeps the body of r, decoded as b: when r carries a token the
+// fake issued that has not expired, or authenticates.
+func (s *Server) keepsBody(r *http.Request, b body) bool {
+	if r.Method == http.MethodPost && r.URL.Path == "/api_v2/authenticate" {
+		return true
+	}
+	_, err := s.st.checkToken(newParams(r.URL.Query(), b))
+	return err == nil
 }
 
 // secretText finds, in a body that did not parse, the values of token, api_key, secret_key,

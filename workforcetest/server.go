@@ -146,6 +146,7 @@ func Start(opts ...Option) (*Server, error) {
 	s.http = &http.Server{
 		Handler:           http.HandlerFunc(s.serveHTTP),
 		ReadHeaderTimeout: 10 * time.Second,
+		MaxHeaderBytes:    maxHeaderBytes,
 		ReadTimeout:       cfg.readTimeout,
 		WriteTimeout:      cfg.writeTimeout,
 		BaseContext:       func(net.Listener) context.Context { return ctx },
@@ -205,7 +206,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	var after *Fault
 	if !strings.HasPrefix(r.URL.Path, controlPrefix) {
-		s.log.add(record(r, raw, b, s.clock.now(), s.secrets))
+		s.log.add(record(r, raw, b, s.clock.now(), s.secrets, s.keepsBody(r, b)))
 		if !s.wait(w, r) {
 			return
 		}

@@ -80,8 +80,9 @@ type eventLog struct {
 	events []*webhook.Event
 }
 
-// handler is the receiver: it logs each verified event and keeps it in log.
-func handler(secretKey string, out io.Writer, log *eventLog) http.Handler {
+// handler is the receiver: it logs each verified event and keeps it in
+// log. A secret key that workforce.New would refuse is an error.
+func handler(secretKey string, out io.Writer, log *eventLog) (http.Handler, error) {
 	logger := slog.New(slog.NewTextHandler(out, nil))
 	return webhook.Handler(secretKey, func(ctx context.Context, ev *webhook.Event) error {
 		log.mu.Lock()
@@ -92,9 +93,29 @@ func handler(secretKey string, out io.Writer, log *eventLog) http.Handler {
 	}, webhook.WithLogger(logger))
 }
 
+// newServer is the receiver's HTTP server, with timeouts on every phase
+// of a request, so that a client that stalls or trickles holds a
+// connection for seconds, not for ever. webhook.Handler bounds the read of
+// a body itself (10 s by default); ReadTimeout is the server's own bound.
+func newServer(addr string, h http.Handler) *http.Server {
+	return &http.Server{
+		Addr:              addr,
+		Handler:           h,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       15 * time.Second,
+		WriteTimeout:      30 * time.Second, // the time fn may take, and the answer
+		IdleTimeout:       60 * time.Second,
+		MaxHeaderBytes:    64 << 10,
+	}
+}
+
 // serve receives webhooks on addr until ctx ends.
 func serve(ctx context.Context, addr, secretKey string, out io.Writer) error {
-	srv := &http.Server{Addr: addr, Handler: handler(secretKey, out, &eventLog{}), ReadHeaderTimeout: 10 * time.Second}
+	h, err := handler(secretKey, out, &eventLog{})
+	if err != nil {
+		return fmt.Errorf("WORKFORCE_SECRET_KEY: %w", err)
+	}
+	srv := newServer(addr, h)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.ListenAndServe() }()
 	fmt.Fprintf(out, "Receiving webhooks on %s.\n", addr)
@@ -122,7 +143,11 @@ func demo(ctx context.Context, out io.Writer) error {
 		return err
 	}
 	var log eventLog
-	receiver := &http.Server{Handler: handler(fake.Private.SecretKey, out, &log), ReadHeaderTimeout: 10 * time.Second}
+	h, err := handler(fake.Private.SecretKey, out, &log)
+	if err != nil {
+		return err
+	}
+	receiver := newServer("", h)
 	go func() { _ = receiver.Serve(ln) }()
 	defer receiver.Close()
 	url := "http://" + ln.Addr().String() + "/webhooks"

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/workforce-marketplace/workforce-go"
 	"github.com/workforce-marketplace/workforce-go/webhook"
 )
 
@@ -61,4 +62,22 @@ func TestServeVerifiesWithTheKeyFromTheEnvironment(t *testing.T) {
 	cancel()
 	require.NoError(t, <-done)
 	assert.Contains(t, out.String(), "verified: job_request 501 is now posted")
+}
+
+// TestServerHasTimeouts checks that the receiver's server bounds every
+// phase of a request, and that a key New would refuse stops it at once.
+func TestServerHasTimeouts(t *testing.T) {
+	t.Parallel()
+	srv := newServer("127.0.0.1:0", http.NotFoundHandler())
+	for name, d := range map[string]time.Duration{"ReadHeaderTimeout": srv.ReadHeaderTimeout, "ReadTimeout": srv.ReadTimeout,
+		"WriteTimeout": srv.WriteTimeout, "IdleTimeout": srv.IdleTimeout} {
+		assert.Positive(t, d, name)
+	}
+	err := run(context.Background(), nil, io.Discard, func(k string) string {
+		if k == "WORKFORCE_SECRET_KEY" {
+			return "sk_test_receiverexample0000\n" // read from a file, line break and all
+		}
+		return ""
+	})
+	assert.ErrorIs(t, err, workforce.ErrConfig)
 }

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 )
@@ -40,6 +41,20 @@ const (
 	minUse      = time.Minute
 )
 
+// A token the source no longer hands out (replaced by a renewal, or
+// rejected by a 401 that may have been spurious) may still be valid, and a
+// request still in flight with it may get an answer that repeats it: it
+// stays among Secrets until skewGrace past its expiry (the local clock may
+// run ahead of the server's), or tokenLife past its retirement when its
+// expiry is unknown. At most maxRetired are kept, the oldest forgotten
+// first: a server that rejects every token can make the source fetch
+// without end.
+const (
+	tokenLife  = 24 * time.Hour
+	skewGrace  = time.Hour
+	maxRetired = 64
+)
+
 // fetchTimeout bounds one shared fetch, which runs detached from the
 // context of the caller that started it so that one caller giving up does
 // not fail the others waiting on the same renewal.
@@ -57,10 +72,34 @@ type Source struct {
 	OnSkew func(left time.Duration)
 
 	mu       sync.Mutex
-	tok      Token
-	renewAt  time.Time // when tok is renewed; zero for never
+	renewAt  time.Time // when the token is renewed; zero for never
 	skewSeen bool
+	// vault holds the tokens. It is reached through a function, whose
+	// closure no reflection can enter, so that no printer of a value that
+	// holds the Source (go-spew, testify's diffs, go-cmp) shows them.
+	vault func() *vault
+}
+
+// A vault is what a Source holds that is secret.
+type vault struct {
+	tok      Token
 	inflight *call
+	retired  []retiredToken // tokens held before tok that may still be valid, oldest first
+}
+
+// newVault answers the function that reaches a new vault holding tok.
+func newVault(tok Token) func() *vault {
+	v := &vault{tok: tok}
+	return func() *vault { return v }
+}
+
+// v answers the source's vault.
+func (s *Source) v() *vault { return s.vault() }
+
+// A retiredToken is a token the source held and no longer hands out.
+type retiredToken struct {
+	value string
+	until time.Time // when it is surely no longer valid
 }
 
 type call struct {
@@ -71,13 +110,13 @@ type call struct {
 
 // NewSource returns a Source that fetches tokens with fetch.
 func NewSource(fetch FetchFunc) *Source {
-	return &Source{fetch: fetch, now: time.Now}
+	return &Source{fetch: fetch, now: time.Now, vault: newVault(Token{})}
 }
 
 // NewStaticSource returns a Source that always hands out value and never
 // renews it.
 func NewStaticSource(value string) *Source {
-	return &Source{tok: Token{Value: value}, now: time.Now}
+	return &Source{now: time.Now, vault: newVault(Token{Value: value})}
 }
 
 // store makes tok the current token, and sets when it is renewed. A
@@ -86,10 +125,14 @@ func NewStaticSource(value string) *Source {
 // is within the renewal margin the first time it happens, for OnSkew. The
 // caller holds s.mu.
 func (s *Source) store(tok Token, force bool) (left time.Duration, skewed bool) {
-	if !force && s.fresh() && tok.ExpiresAt.Before(s.tok.ExpiresAt) {
-		return 0, false // a newer token arrived meanwhile
+	if !force && s.fresh() && tok.ExpiresAt.Before(s.v().tok.ExpiresAt) {
+		s.retire(tok) // a newer token arrived meanwhile; the callers of this fetch use it all the same
+		return 0, false
 	}
-	s.tok, s.renewAt = tok, time.Time{}
+	if s.v().tok.Value != tok.Value {
+		s.retire(s.v().tok)
+	}
+	s.v().tok, s.renewAt = tok, time.Time{}
 	if tok.ExpiresAt.IsZero() {
 		return 0, false
 	}
@@ -127,11 +170,54 @@ func (s *Source) SetClock(now func() time.Time) {
 func (s *Source) CanRenew() bool { return s.fetch != nil }
 
 // Current returns the cached token value without fetching, or "" when there
-// is none. The redactor uses it to know what to hide.
+// is none.
 func (s *Source) Current() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.tok.Value
+	return s.v().tok.Value
+}
+
+// Secrets returns every token the source holds or has held that may still
+// be valid: the current one, and those it replaced or dropped before they
+// expired. The redactor hides them all, since a request sent with an
+// earlier token may still be answered with it.
+func (s *Source) Secrets() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now, v := s.now(), s.v()
+	v.retired = slices.DeleteFunc(v.retired, func(r retiredToken) bool { return !now.Before(r.until) })
+	out := make([]string, 0, len(v.retired)+1)
+	if v.tok.Value != "" {
+		out = append(out, v.tok.Value)
+	}
+	for _, r := range v.retired {
+		out = append(out, r.value)
+	}
+	return out
+}
+
+// retire keeps tok among the secrets until it is surely no longer valid.
+// The caller holds s.mu.
+func (s *Source) retire(tok Token) {
+	if tok.Value == "" {
+		return
+	}
+	until := tok.ExpiresAt
+	if until.IsZero() {
+		until = s.now().Add(tokenLife)
+	}
+	until = until.Add(skewGrace)
+	v := s.v()
+	if i := slices.IndexFunc(v.retired, func(r retiredToken) bool { return r.value == tok.Value }); i >= 0 {
+		if until.After(v.retired[i].until) {
+			v.retired[i].until = until
+		}
+		return
+	}
+	if len(v.retired) == maxRetired {
+		v.retired = slices.Delete(v.retired, 0, 1)
+	}
+	v.retired = append(v.retired, retiredToken{value: tok.Value, until: until})
 }
 
 // Set stores tok as the current token, for example after the caller
@@ -152,7 +238,7 @@ func (s *Source) Set(tok Token) {
 func (s *Source) Token(ctx context.Context) (string, error) {
 	s.mu.Lock()
 	if s.fetch == nil {
-		v := s.tok.Value
+		v := s.v().tok.Value
 		s.mu.Unlock()
 		if v == "" {
 			return "", ErrNoCredentials
@@ -160,14 +246,14 @@ func (s *Source) Token(ctx context.Context) (string, error) {
 		return v, nil
 	}
 	if s.fresh() {
-		v := s.tok.Value
+		v := s.v().tok.Value
 		s.mu.Unlock()
 		return v, nil
 	}
-	c := s.inflight
+	c := s.v().inflight
 	if c == nil {
 		c = &call{done: make(chan struct{})}
-		s.inflight = c
+		s.v().inflight = c
 		go s.run(context.WithoutCancel(ctx), c)
 	}
 	s.mu.Unlock()
@@ -186,15 +272,16 @@ func (s *Source) Token(ctx context.Context) (string, error) {
 func (s *Source) Invalidate(stale string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.fetch != nil && s.tok.Value == stale {
-		s.tok, s.renewAt = Token{}, time.Time{}
+	if s.fetch != nil && s.v().tok.Value == stale {
+		s.retire(s.v().tok) // a 401 may be spurious: it may still be valid
+		s.v().tok, s.renewAt = Token{}, time.Time{}
 	}
 }
 
 // fresh reports whether the cached token can still be used: until its
 // renewal time, set when it was stored.
 func (s *Source) fresh() bool {
-	return s.tok.Value != "" && (s.renewAt.IsZero() || s.now().Before(s.renewAt))
+	return s.v().tok.Value != "" && (s.renewAt.IsZero() || s.now().Before(s.renewAt))
 }
 
 func (s *Source) run(ctx context.Context, c *call) {
@@ -210,7 +297,7 @@ func (s *Source) run(ctx context.Context, c *call) {
 	if c.err == nil {
 		left, skewed = s.store(c.tok, false)
 	}
-	s.inflight = nil
+	s.v().inflight = nil
 	s.mu.Unlock()
 	s.reportSkew(left, skewed) // before the callers wake: a call that returns has seen it reported
 	close(c.done)

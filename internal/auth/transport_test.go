@@ -322,5 +322,5 @@ func TestRenewalDoesNotReplaceANewerToken(t *testing.T) {
 func renewing(s *Source) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.inflight != nil
+	return s.v().inflight != nil
 }

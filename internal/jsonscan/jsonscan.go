@@ -4,7 +4,10 @@
 // on malformed input it reports false or nil, never panics.
 package jsonscan
 
-import "strings"
+import (
+	"bytes"
+	"strings"
+)
 
 // Member returns the value of the top-level object data under key, a
 // subslice of data, and whether data is an object holding key. Keys with
@@ -103,35 +106,103 @@ func walk(data []byte, fn func(name, value []byte) bool) bool {
 // data with its capacity capped at its end, or nil when data is not a
 // well-formed array.
 func Elements(data []byte) [][]byte {
-	i := skipSpace(data, 0)
-	if i >= len(data) || data[i] != '[' {
+	out := [][]byte{}
+	if !each(data, func(e []byte) { out = append(out, e) }) {
 		return nil
 	}
-	var out [][]byte
+	return out
+}
+
+// ArrayLen returns how many elements the JSON array data holds, or -1 when
+// data is not a well-formed array. It allocates nothing.
+func ArrayLen(data []byte) int {
+	n := 0
+	if !each(data, func([]byte) { n++ }) {
+		return -1
+	}
+	return n
+}
+
+// each calls fn with each element of the JSON array data, in order, and
+// answers whether data was a well-formed array.
+func each(data []byte, fn func(elem []byte)) bool {
+	i := skipSpace(data, 0)
+	if i >= len(data) || data[i] != '[' {
+		return false
+	}
 	i = skipSpace(data, i+1)
 	if i < len(data) && data[i] == ']' {
-		return [][]byte{}
+		return true
 	}
 	for {
 		start := skipSpace(data, i)
 		end := skipValue(data, start)
 		if end < 0 {
-			return nil
+			return false
 		}
-		out = append(out, data[start:end:end])
+		fn(data[start:end:end])
 		i = skipSpace(data, end)
 		if i >= len(data) {
-			return nil
+			return false
 		}
 		switch data[i] {
 		case ',':
 			i++
 		case ']':
-			return out
+			return true
 		default:
-			return nil
+			return false
 		}
 	}
+}
+
+// MaxDepth is the deepest nesting Count follows: that of encoding/json,
+// which refuses deeper text.
+const MaxDepth = 10000
+
+// Count counts, in the JSON text data at every depth, its items (objects,
+// arrays, and the elements of arrays) and its members (of objects): a
+// bound on how many values decoding it allocates, found without decoding
+// it. It stops once items passes maxItems or members passes maxMembers,
+// answering that count as one past its bound; text nested deeper than
+// MaxDepth answers items maxItems+1. Malformed text is counted as far as
+// it reads (encoding/json judges it later). Count allocates nothing.
+func Count(data []byte, maxItems, maxMembers int) (items, members int) {
+	var arrays [MaxDepth/64 + 1]uint64 // bit d: the container at depth d is an array
+	depth := 0
+	for i := 0; i < len(data) && items <= maxItems && members <= maxMembers; i++ {
+		switch c := data[i]; c {
+		case '"':
+			end := skipString(data, i)
+			if end < 0 {
+				return items, members
+			}
+			i = end - 1
+		case ':':
+			members++
+		case '{', '[':
+			if depth == MaxDepth {
+				return maxItems + 1, members
+			}
+			items++
+			if c == '[' {
+				arrays[depth/64] |= 1 << (depth % 64)
+				if j := skipSpace(data, i+1); j < len(data) && data[j] != ']' {
+					items++ // its first element
+				}
+			} else {
+				arrays[depth/64] &^= 1 << (depth % 64)
+			}
+			depth++
+		case '}', ']':
+			depth = max(depth-1, 0)
+		case ',':
+			if depth > 0 && arrays[(depth-1)/64]&(1<<((depth-1)%64)) != 0 {
+				items++ // a further element
+			}
+		}
+	}
+	return min(items, maxItems+1), min(members, maxMembers+1)
 }
 
 func skipSpace(data []byte, i int) int {
@@ -145,10 +216,16 @@ func skipSpace(data []byte, i int) int {
 // quote, or -1.
 func skipString(data []byte, i int) int {
 	for i++; i < len(data); i++ {
-		switch data[i] {
-		case '\\':
-			i++
-		case '"':
+		q := bytes.IndexByte(data[i:], '"') // fast: strings are most of a document
+		if q < 0 {
+			return -1
+		}
+		i += q
+		escapes := 0
+		for j := i - 1; j >= 0 && data[j] == '\\'; j-- {
+			escapes++
+		}
+		if escapes%2 == 0 {
 			return i + 1
 		}
 	}

@@ -32,7 +32,11 @@ type Redactor struct {
 	// may return a token that was renewed since the last call.
 	Secrets func() []string
 
-	cache atomic.Pointer[matcher] // the matcher of the last set of secrets
+	// cache reaches the matcher of the last set of secrets through a
+	// function, whose closure no reflection can enter: the matcher holds
+	// the secrets, and no printer of a value holding the Redactor (go-spew,
+	// testify's diffs, go-cmp) may show them.
+	cache atomic.Pointer[func() *matcher]
 }
 
 // matcher finds a set of secrets in any of their written forms.
@@ -56,9 +60,10 @@ func (r *Redactor) With(extra ...string) *Redactor {
 // String returns s with every secret replaced by Mask: known secrets in
 // any form a server or a URL may write them, each character plain,
 // JSON-escaped (\u0073, \/, a surrogate pair) or percent-escaped (%2F, as
-// in a query or a path; + for a space), in any mix; and, in text and inside
-// JSON strings whose escapes are undone first, anything that looks like a
-// key or a token.
+// in a query or a path; + for a space), in any mix; a start of a known
+// secret MinPrefix characters or longer, as text cut short shows it; and,
+// in text and inside JSON strings whose escapes are undone first, anything
+// that looks like a key or a token.
 func (r *Redactor) String(s string) string {
 	s = r.known(s)
 	if strings.IndexByte(s, '\\') >= 0 {
@@ -94,7 +99,69 @@ func (r *Redactor) known(s string) string {
 			s = re.ReplaceAllLiteralString(s, Mask)
 		}
 	}
+	for _, v := range secrets { // after whole secrets in every form: a start of one is hidden too
+		s = maskPrefixes(s, v)
+	}
 	return s
+}
+
+// MinPrefix is the shortest start of a secret that is hidden on its own, as
+// text cut short by a limit on length shows it: a secret's first MinPrefix
+// characters or more are a secret too. For a key, whose pk_test_ (or the
+// like) is no secret, the count starts after that prefix's last character
+// but one, as the patterns that find keys by their shape do.
+const MinPrefix = 8
+
+// maxPrefixPatterned is the longest secret whose starts are also matched
+// in every escaped form (the pattern nests once a character, and regexp
+// limits nesting); a longer one's starts are matched plain.
+const maxPrefixPatterned = 128
+
+// prefixLen answers how long a start of v must be to be hidden on its own,
+// or 0 when only v whole is (it is shorter than that).
+func prefixLen(v string) int {
+	n := MinPrefix
+	if m := keyPrefix.FindString(v); m != "" {
+		n = len(m) + 1
+	}
+	if len(v) <= n {
+		return 0
+	}
+	return n
+}
+
+// keyPrefix is the part of a key that is no secret.
+var keyPrefix = regexp.MustCompile(`^[ps]k_(?:test|live)_`)
+
+// maskPrefixes replaces each plain start of v in s that is prefixLen(v)
+// bytes or longer, up to where it stops matching v (the end of its
+// character in s).
+func maskPrefixes(s, v string) string {
+	n := prefixLen(v)
+	if n == 0 {
+		return s
+	}
+	head := v[:n]
+	i := strings.Index(s, head)
+	if i < 0 {
+		return s
+	}
+	var b strings.Builder
+	for i >= 0 {
+		j := n
+		for i+j < len(s) && j < len(v) && s[i+j] == v[j] {
+			j++
+		}
+		for i+j < len(s) && !utf8.RuneStart(s[i+j]) {
+			j++
+		}
+		b.WriteString(s[:i])
+		b.WriteString(Mask)
+		s = s[i+j:]
+		i = strings.Index(s, head)
+	}
+	b.WriteString(s)
+	return b.String()
 }
 
 // distinct answers the non-empty secrets, each once, longest first, so
@@ -131,19 +198,44 @@ func (r *Redactor) matcher(secrets []string) *regexp.Regexp {
 	if len(parts) == 0 {
 		return nil
 	}
-	if m := r.cache.Load(); m != nil && m.secrets == key.String() {
-		return m.re
+	if f := r.cache.Load(); f != nil {
+		if m := (*f)(); m.secrets == key.String() {
+			return m.re
+		}
 	}
 	alts := make([]string, len(parts))
 	for i, v := range parts {
-		alts[i] = anyForm(v)
+		alts[i] = anyPrefixForm(v)
 	}
 	re, err := regexp.Compile(strings.Join(alts, "|"))
 	if err != nil {
 		return nil // cannot happen: every part is quoted; plain forms were replaced already
 	}
-	r.cache.Store(&matcher{secrets: key.String(), re: re})
+	m := &matcher{secrets: key.String(), re: re}
+	f := func() *matcher { return m }
+	r.cache.Store(&f)
 	return re
+}
+
+// anyPrefixForm answers a regular expression that matches v, or a start of
+// it prefixLen(v) bytes or longer (the longest there is), in any form
+// anyForm matches.
+func anyPrefixForm(v string) string {
+	n := prefixLen(v)
+	if n == 0 || len(v) > maxPrefixPatterned {
+		return anyForm(v)
+	}
+	for n < len(v) && !utf8.RuneStart(v[n]) {
+		n++
+	}
+	rest := []rune(v[n:])
+	var b strings.Builder
+	b.WriteString(anyForm(v[:n]))
+	for _, r := range rest {
+		b.WriteString("(?:" + anyRune(r))
+	}
+	b.WriteString(strings.Repeat(")?", len(rest)))
+	return b.String()
 }
 
 // anyForm answers a regular expression that matches v with each of its
@@ -154,26 +246,33 @@ func (r *Redactor) matcher(secrets []string) *regexp.Regexp {
 func anyForm(v string) string {
 	var b strings.Builder
 	for _, r := range v {
-		b.WriteString("(?:" + regexp.QuoteMeta(string(r)))
-		var buf [utf8.UTFMax]byte
-		n := utf8.EncodeRune(buf[:], r)
-		b.WriteString("|")
-		for _, c := range buf[:n] {
-			b.WriteString("%" + hexClass(c>>4) + hexClass(c&0xf))
-		}
-		if r1, r2 := utf16.EncodeRune(r); r1 != utf8.RuneError {
-			b.WriteString("|" + jsonEscape(uint16(r1)) + jsonEscape(uint16(r2)))
-		} else {
-			b.WriteString("|" + jsonEscape(uint16(r)))
-		}
-		switch r {
-		case '/', '"', '\\':
-			b.WriteString(`|\\` + regexp.QuoteMeta(string(r)))
-		case ' ':
-			b.WriteString(`|\+`)
-		}
-		b.WriteString(")")
+		b.WriteString(anyRune(r))
 	}
+	return b.String()
+}
+
+// anyRune answers the group of anyForm that matches r.
+func anyRune(r rune) string {
+	var b strings.Builder
+	b.WriteString("(?:" + regexp.QuoteMeta(string(r)))
+	var buf [utf8.UTFMax]byte
+	n := utf8.EncodeRune(buf[:], r)
+	b.WriteString("|")
+	for _, c := range buf[:n] {
+		b.WriteString("%" + hexClass(c>>4) + hexClass(c&0xf))
+	}
+	if r1, r2 := utf16.EncodeRune(r); r1 != utf8.RuneError {
+		b.WriteString("|" + jsonEscape(uint16(r1)) + jsonEscape(uint16(r2)))
+	} else {
+		b.WriteString("|" + jsonEscape(uint16(r)))
+	}
+	switch r {
+	case '/', '"', '\\':
+		b.WriteString(`|\\` + regexp.QuoteMeta(string(r)))
+	case ' ':
+		b.WriteString(`|\+`)
+	}
+	b.WriteString(")")
 	return b.String()
 }
 

@@ -208,3 +208,45 @@ func TestHugeSecretsStayCheap(t *testing.T) {
 	assert.NotContains(t, out, "ab3ab3")
 	assert.NotContains(t, out, "%73mall")
 }
+
+// TestStringHidesStartsOfSecrets checks that text cut short by a length
+// limit shows no start of a secret of MinPrefix characters or more, plain
+// or escaped, while shorter starts, and a key's public prefix, stay.
+func TestStringHidesStartsOfSecrets(t *testing.T) {
+	t.Parallel()
+	const tok = "tok_9f8e7d6c5b4a39281706f5e4d3c2b1a0f/e"
+	const key = "sk_test_BQokikJOvBiI2HlWgH4olfQ2"
+	r := &Redactor{Secrets: func() []string { return []string{tok, key, "short12", "längeres-pässwort"} }}
+	tests := []struct{ name, in, want string }{
+		{"cut at the end", `"` + tok[:30] + `" is not a decimal`, `"[REDACTED]" is not a decimal`},
+		{"eight characters", "x " + tok[:8], "x [REDACTED]"},
+		{"seven characters stay", "x " + tok[:7] + " y", "x " + tok[:7] + " y"},
+		{"start then other text", tok[:12] + "zz", "[REDACTED]zz"},
+		{"JSON-escaped start", `"` + strings.ReplaceAll(tok[:38], "/", `\/`) + `…"`, `"[REDACTED]…"`},
+		{"percent-escaped start", "/x/" + url.PathEscape(tok[:38]), "/x/[REDACTED]"},
+		{"\\u-escaped start", `"\u0074ok_9f8e7d6c"`, `"[REDACTED]"`},
+		{"key's public prefix stays", "keys start with sk_test_ or sk_live_", "keys start with sk_test_ or sk_live_"},
+		{"key cut short", "sk_test_BQo", "[REDACTED]"},
+		{"secret shorter than the minimum: only whole", "short1 short12", "short1 [REDACTED]"},
+		{"multi-byte start, cut inside a character", "p: längeres-p" + "\xc3", "p: [REDACTED]"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			assert.Equal(t, tt.want, r.String(tt.in))
+		})
+	}
+}
+
+// TestStartsOfLongSecretsCompile checks that the pattern of the longest
+// secrets whose starts are matched in every escaped form still compiles:
+// a set that did not would hide no escaped form at all.
+func TestStartsOfLongSecretsCompile(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("é", maxPrefixPatterned/2)
+	longer := strings.Repeat("a/", maxPrefixPatterned/2)
+	r := &Redactor{Secrets: func() []string { return []string{long, longer, longer + "x"} }}
+	require.NotNil(t, r.matcher(distinct(r.Secrets())))
+	assert.Equal(t, "[REDACTED]", r.String(url.QueryEscape(longer[:40])))
+	assert.Equal(t, "[REDACTED]", r.String(url.QueryEscape(long)))
+}

@@ -2,9 +2,11 @@
 // to wait first, for go-retryablehttp's CheckRetry and Backoff hooks.
 //
 // Requests whose repetition cannot create a second record are retried on
-// connection errors and on 429, 502, 503 and 504. A create is retried only
-// where the server provably did not act on it: a 429, or a connection that
-// was never established.
+// transport errors and on 429, 502, 503 and 504. A transport error is a
+// connection that failed or timed out, and, for a GET, whose answer the
+// client reads within the attempt, a body cut short or stalled. A create
+// is retried only where the server provably did not act on it: a 429, or a
+// connection that was never established. Waits have full jitter.
 package retry
 
 import (
@@ -13,6 +15,7 @@ import (
 	"crypto/x509"
 	"errors"
 	"math"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"strconv"
@@ -47,6 +50,9 @@ type Policy struct {
 	Second time.Duration
 	// Now tells the time for Retry-After dates.
 	Now func() time.Time
+	// Jitter answers a wait from 0 to d, both included; nil draws it
+	// uniformly at random. Tests set it to be deterministic.
+	Jitter func(d time.Duration) time.Duration
 }
 
 // Check is a retryablehttp.CheckRetry.
@@ -76,16 +82,24 @@ func (p *Policy) Check(ctx context.Context, resp *http.Response, err error) (boo
 }
 
 // Backoff is a retryablehttp.Backoff: the response's Retry-After when it
-// has one, else an exponential backoff from Min to Max.
+// has one, else an exponential backoff with full jitter: a wait drawn from
+// 0 to min·2^attempt, capped at max, so that clients that failed together
+// do not retry together.
 func (p *Policy) Backoff(min, max time.Duration, attempt int, resp *http.Response) time.Duration {
 	if wait, ok := p.RetryAfter(resp); ok {
 		return wait
 	}
-	wait := float64(min) * math.Pow(2, float64(attempt))
-	if wait > float64(max) {
-		return max
+	ceiling := max
+	if wait := float64(min) * math.Pow(2, float64(attempt)); wait < float64(max) {
+		ceiling = time.Duration(wait)
 	}
-	return time.Duration(wait)
+	if ceiling <= 0 {
+		return 0
+	}
+	if p.Jitter != nil {
+		return p.Jitter(ceiling)
+	}
+	return rand.N(ceiling + 1)
 }
 
 // RetryAfter reads the Retry-After header of a 429 or 503 response, in

@@ -62,8 +62,10 @@ func TestParseRetryAfter(t *testing.T) {
 // The bounds of the exponential backoff the tests pass to Backoff.
 const minWait, maxWait = time.Millisecond, 8 * time.Millisecond
 
+// newPolicy returns a policy without jitter: each wait is the longest.
 func newPolicy() *Policy {
-	return &Policy{Cap: time.Minute, Second: time.Second, Now: func() time.Time { return now }}
+	return &Policy{Cap: time.Minute, Second: time.Second, Now: func() time.Time { return now },
+		Jitter: func(d time.Duration) time.Duration { return d }}
 }
 
 func answer(status int, retryAfter string) *http.Response {
@@ -155,4 +157,35 @@ func TestBackoff(t *testing.T) {
 	assert.Equal(t, 8*time.Millisecond, p.Backoff(minWait, maxWait, 5000, nil), "no overflow")
 	assert.Equal(t, 3*time.Second, p.Backoff(minWait, maxWait, 0, answer(429, "3")), "Retry-After wins")
 	assert.Equal(t, time.Millisecond, p.Backoff(minWait, maxWait, 0, answer(502, "3")), "only 429 and 503 carry Retry-After")
+}
+
+// TestBackoffHasFullJitter checks that without Retry-After each wait is
+// drawn from 0 to the exponential ceiling, from the source given.
+func TestBackoffHasFullJitter(t *testing.T) {
+	t.Parallel()
+	var ceilings []time.Duration
+	p := newPolicy()
+	p.Jitter = func(d time.Duration) time.Duration { ceilings = append(ceilings, d); return d / 4 }
+	assert.Equal(t, 250*time.Microsecond, p.Backoff(minWait, maxWait, 0, nil))
+	assert.Equal(t, time.Millisecond, p.Backoff(minWait, maxWait, 2, answer(503, "")))
+	assert.Equal(t, 2*time.Millisecond, p.Backoff(minWait, maxWait, 9, answer(502, "")))
+	assert.Equal(t, 3*time.Second, p.Backoff(minWait, maxWait, 0, answer(429, "3")), "Retry-After is not jittered")
+	assert.Equal(t, []time.Duration{time.Millisecond, 4 * time.Millisecond, 8 * time.Millisecond}, ceilings)
+	assert.Zero(t, p.Backoff(0, 0, 3, nil), "no wait asked, none drawn")
+	assert.Len(t, ceilings, 3)
+}
+
+// TestBackoffDefaultJitterSpreads checks the default source: every wait
+// within [0, ceiling], and not all the same.
+func TestBackoffDefaultJitterSpreads(t *testing.T) {
+	t.Parallel()
+	p := &Policy{Cap: time.Minute, Second: time.Second, Now: time.Now}
+	seen := map[time.Duration]bool{}
+	for range 200 {
+		w := p.Backoff(time.Second, time.Minute, 3, nil)
+		require.GreaterOrEqual(t, w, time.Duration(0))
+		require.LessOrEqual(t, w, 8*time.Second)
+		seen[w] = true
+	}
+	assert.Greater(t, len(seen), 100, "waits spread over the range")
 }

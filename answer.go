@@ -1,0 +1,281 @@
+package workforce
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/workforce-marketplace/workforce-go/internal/jsonscan"
+)
+
+// answerLimits bounds what the client reads and decodes of one answer, so
+// that the memory an answer costs is a small multiple of what a real
+// answer of its kind can be, whatever a server sends: an answer larger
+// than body is refused (unread when its Content-Length says so, else after
+// body+1 bytes), and one holding more than items objects, arrays and array
+// elements, more than members object members (each an entry should it be
+// decoded into a map), or a list of more than records, is refused before
+// decoding. docs/limits.md argues each figure.
+type answerLimits struct {
+	body    int64 // bytes
+	items   int   // objects, arrays and array elements, at any depth (jsonscan.Count)
+	members int   // members of objects, at any depth
+	records int   // the most elements of the list under the key; 0: no such list
+}
+
+// The limits of each kind of answer (see answerLimits).
+const (
+	// One record: a resource, a token, /info, and every other answer that
+	// holds one record. A Job with its Users and transitions is 2-4 KB,
+	// about 15 items and 100 members.
+	maxOneBody, maxOneItems, maxOneMembers = 1 << 20, 5_000, 10_000
+	// A page of a list, at most MaxPerPage records: a page of 50 Jobs is
+	// 100-200 KB, with about 700 items and 5,200 members. Rankings,
+	// tracking points, search results and whatever Client.Do reads, whose
+	// length no page bounds, have the same limits.
+	maxPageBody, maxPageItems, maxPageMembers = 4 << 20, 20_000, 50_000
+	// The outcome of a timesheet import, which may reject every row of a
+	// CSV of many megabytes, one item and two members each.
+	maxUploadBody, maxUploadItems, maxUploadMembers = 32 << 20, 1_000_000, 2_000_000
+)
+
+// limitsFor answers the limits of the answer to r.
+func (c *Client) limitsFor(r request) answerLimits {
+	l := answerLimits{body: maxOneBody, items: maxOneItems, members: maxOneMembers}
+	switch {
+	case r.page:
+		l = answerLimits{body: maxPageBody, items: maxPageItems, members: maxPageMembers, records: MaxPerPage}
+	case r.raw, r.key == "rankings", r.key == "tracking", r.key == "search":
+		l = answerLimits{body: maxPageBody, items: maxPageItems, members: maxPageMembers}
+	case r.key == "timesheet_import":
+		l = answerLimits{body: maxUploadBody, items: maxUploadItems, members: maxUploadMembers}
+	}
+	l.body = min(l.body, c.maxBody)
+	return l
+}
+
+// limitsKey holds, in a call's context, the limits of its answer.
+type limitsKey struct{}
+
+// check refuses an answer read whole (data) that exceeds l, before it is
+// decoded: data is the envelope, key its member holding a list.
+func (l answerLimits) check(data []byte, key string) error {
+	if int64(len(data)) > l.body {
+		return fmt.Errorf("the answer is larger than %d bytes", l.body)
+	}
+	if l.records > 0 {
+		if list, _ := unwrap(data, key); jsonscan.ArrayLen(list) > l.records {
+			return fmt.Errorf("the list holds more than %d records, the most a page holds", l.records)
+		}
+	}
+	switch items, members := jsonscan.Count(data, l.items, l.members); {
+	case items > l.items:
+		return fmt.Errorf("the answer holds more than %d objects, arrays and array elements", l.items)
+	case members > l.members:
+		return fmt.Errorf("the answer holds more than %d object members", l.members)
+	}
+	return nil
+}
+
+// An answer is a body read whole, into a buffer of readBuffers.
+type answer struct {
+	buf      *[]byte
+	data     []byte
+	tooLarge bool // larger than the limit: data holds its first bytes, or none
+	rd       *bytes.Reader
+}
+
+// Read reads what was read, for a reader other than the client's.
+func (a *answer) Read(p []byte) (int, error) {
+	if a.rd == nil {
+		a.rd = bytes.NewReader(a.data)
+	}
+	return a.rd.Read(p)
+}
+
+// Close does nothing: the body was closed when it was read.
+func (a *answer) Close() error { return nil }
+
+// release hands the buffer back to readBuffers; data must no longer be
+// used.
+func (a *answer) release() {
+	if a.buf != nil {
+		if cap(a.data) <= maxPooled { // else the buffer it had is kept, not the larger one it grew
+			*a.buf = a.data[:0]
+		}
+		readBuffers.Put(a.buf)
+	}
+	a.buf, a.data = nil, nil
+}
+
+// readBuffers holds the buffers answers are read into. Decoding copies
+// what it keeps (strings, each resource's Raw), so a buffer is reused by
+// the next call instead of being grown anew for every answer.
+var readBuffers = sync.Pool{New: func() any { return new([]byte) }}
+
+// maxPooled is the largest buffer kept for reuse: a page is far smaller.
+const maxPooled = 1 << 20
+
+// readAnswer reads body whole, closes it, and answers it: refused unread
+// when size (the Content-Length, or -1) is over limit, else read into a
+// buffer that grows by doubling but never past limit+1 bytes, so that a
+// body that never ends costs at most that. The buffer starts at size+1
+// when size is known, and a body is then read with no regrowth.
+func readAnswer(body io.ReadCloser, size, limit int64) (*answer, error) {
+	defer body.Close()
+	if size > limit {
+		return &answer{tooLarge: true}, nil
+	}
+	a := &answer{buf: readBuffers.Get().(*[]byte)}
+	buf := (*a.buf)[:0]
+	if size >= 0 && int64(cap(buf)) < size+1 {
+		buf = make([]byte, 0, size+1)
+	}
+	for {
+		if len(buf) == cap(buf) {
+			if int64(len(buf)) > limit {
+				break
+			}
+			next := max(2*cap(buf), 4<<10)
+			if int64(next) >= limit {
+				next = int(limit) + 1 // straight to the most it may hold, not by one more doubling
+			}
+			grown := make([]byte, len(buf), next)
+			copy(grown, buf)
+			buf = grown
+		}
+		n, err := body.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			a.data = buf
+			a.release()
+			return nil, err
+		}
+	}
+	a.data, a.tooLarge = buf, int64(len(buf)) > limit
+	return a, nil
+}
+
+// readAhead reads the whole body of a 2xx answer to a GET within its
+// attempt, so that a body cut short (an unexpected EOF, a connection reset)
+// or stalled fails the attempt, which the retry policy then retries like
+// any transient failure. A write's body is read by send, after the
+// retries: a write whose answer was cut short was done, and is not sent
+// again.
+type readAhead struct{ next http.RoundTripper }
+
+func (t readAhead) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := t.next.RoundTrip(req)
+	if err != nil || req.Method != http.MethodGet || resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return resp, err
+	}
+	l, ok := req.Context().Value(limitsKey{}).(answerLimits)
+	if !ok {
+		return resp, nil
+	}
+	a, err := readAnswer(resp.Body, resp.ContentLength, l.body)
+	if err != nil {
+		return nil, bodyFailed(resp, err)
+	}
+	resp.Body = a
+	return resp, nil
+}
+
+// A bodyError is an answer whose body could not be read, with what its
+// headers said: its status (the TransportError's LastStatus) and request ID.
+type bodyError struct {
+	status    int
+	requestID string
+	err       error
+}
+
+// bodyFailed describes err, the failure to read the body of resp.
+func bodyFailed(resp *http.Response, err error) *bodyError {
+	return &bodyError{status: resp.StatusCode, requestID: rawRequestID(resp.Header), err: err}
+}
+
+func (e *bodyError) Error() string {
+	if e.requestID != "" {
+		return "reading the answer (request " + e.requestID + "): " + e.err.Error()
+	}
+	return "reading the answer: " + e.err.Error()
+}
+
+// Unwrap returns why the body could not be read.
+func (e *bodyError) Unwrap() error { return e.err }
+
+// stallGuard ends the read of an answer's body when nothing arrives for
+// idle: the read fails with a *stallError instead of waiting for the
+// server to close the connection, whatever the caller's context says.
+type stallGuard struct {
+	next http.RoundTripper
+	idle time.Duration
+}
+
+func (t stallGuard) RoundTrip(req *http.Request) (*http.Response, error) {
+	ctx, cancel := context.WithCancel(req.Context())
+	resp, err := t.next.RoundTrip(req.WithContext(ctx))
+	if err != nil {
+		cancel()
+		return resp, err
+	}
+	g := &guardedBody{body: resp.Body, cancel: cancel, idle: t.idle}
+	g.timer = time.AfterFunc(t.idle, g.stall)
+	resp.Body = g
+	return resp, nil
+}
+
+// A guardedBody is a body whose read is ended when it stalls.
+type guardedBody struct {
+	body    io.ReadCloser
+	cancel  context.CancelFunc // ends the attempt, and so the read
+	idle    time.Duration
+	timer   *time.Timer
+	stalled atomic.Bool
+}
+
+func (g *guardedBody) stall() {
+	g.stalled.Store(true)
+	g.cancel()
+}
+
+func (g *guardedBody) Read(p []byte) (int, error) {
+	n, err := g.body.Read(p)
+	if n > 0 && !g.stalled.Load() {
+		g.timer.Reset(g.idle)
+	}
+	if err != nil && err != io.EOF && g.stalled.Load() {
+		err = &stallError{idle: g.idle}
+	}
+	return n, err
+}
+
+func (g *guardedBody) Close() error {
+	g.timer.Stop()
+	err := g.body.Close()
+	g.cancel()
+	return err
+}
+
+// A stallError ends the read of a body that received nothing for idle. It
+// is a timeout: it matches os.ErrDeadlineExceeded.
+type stallError struct{ idle time.Duration }
+
+func (e *stallError) Error() string {
+	return fmt.Sprintf("the answer stalled: nothing arrived for %v", e.idle)
+}
+
+// Timeout reports true, as a net.Error does for a timeout.
+func (e *stallError) Timeout() bool { return true }
+
+// Is reports whether target is os.ErrDeadlineExceeded.
+func (e *stallError) Is(target error) bool { return target == os.ErrDeadlineExceeded }
