@@ -6,6 +6,21 @@ import (
 	"time"
 )
 
+// pool is the access level a key pair, a token or a record belongs to.
+type pool int
+
+// The two access levels of CONTRACT §7.
+const (
+	poolPrivate pool = iota + 1
+	poolPublic
+)
+
+// authToken is an issued token.
+type authToken struct {
+	pool      pool
+	expiresAt time.Time
+}
+
 // tokenLifetime is how long a token lives on the fake clock.
 const tokenLifetime = 24 * time.Hour
 

@@ -1,7 +1,6 @@
 package workforcetest
 
 import (
-	"fmt"
 	"net/http"
 	"slices"
 	"strings"
@@ -93,31 +92,6 @@ func (st *store) missingBadges(jr *jobRequest, worker *user) string {
 	return strings.Join(missing, ", ")
 }
 
-// GrantBadge gives the Worker workerID the Badge badgeID, as the back office does (the API does
-// it with user_badges_attributes). It shows in the Worker's user_badges. Granting a Badge held already changes
-// nothing.
-func (s *Server) GrantBadge(workerID, badgeID int64) error {
-	err := s.st.run(func() error {
-		w, msg := s.st.userOfKind(workerID, kindWorker)
-		if msg != "" {
-			return errorf(http.StatusNotFound, "worker %d %s", workerID, msg)
-		}
-		if s.st.badges.rows[badgeID] == nil {
-			return errorf(http.StatusNotFound, "badge %d does not exist", badgeID)
-		}
-		if !w.holds(badgeID) {
-			now := s.st.now()
-			w.badges = append(w.badges, userBadge{id: next(&s.st.lastUserBadge), badgeID: badgeID, createdAt: now, updatedAt: now})
-			w.updatedAt = now
-		}
-		return nil
-	})
-	if err != nil {
-		return fmt.Errorf("workforcetest: grant badge: %w", err)
-	}
-	return nil
-}
-
 // badgeJSON is a Badge as the API writes it.
 type badgeJSON struct {
 	ID          int64   `json:"id"`
@@ -134,28 +108,4 @@ type badgeJSON struct {
 func renderBadge(b *badge) badgeJSON {
 	return badgeJSON{ID: b.id, Name: b.name, Description: b.description, IconURL: optString(b.iconURL),
 		InfoURL: optString(b.infoURL), IsSoft: b.isSoft, CreatedAt: localTime(b.createdAt), UpdatedAt: localTime(b.updatedAt)}
-}
-
-// userBadgeJSON is one entry of a User's user_badges (CONTRACT §10).
-type userBadgeJSON struct {
-	ID        int64   `json:"id"`
-	UserID    int64   `json:"user_id"`
-	BadgeID   int64   `json:"badge_id"`
-	ExpiresAt *string `json:"expires_at"`
-	CreatedAt string  `json:"created_at"`
-	Suspended bool    `json:"suspended"`
-	Category  *string `json:"category"`
-	UpdatedAt string  `json:"updated_at"`
-}
-
-// renderUserBadges writes the Badges u holds. The caller holds st.mu.
-func (st *store) renderUserBadges(u *user) []userBadgeJSON {
-	out := make([]userBadgeJSON, 0, len(u.badges))
-	for _, h := range u.badges {
-		if st.badges.rows[h.badgeID] != nil {
-			out = append(out, userBadgeJSON{ID: h.id, UserID: u.id, BadgeID: h.badgeID,
-				CreatedAt: localTime(h.createdAt), UpdatedAt: localTime(h.updatedAt)})
-		}
-	}
-	return out
 }

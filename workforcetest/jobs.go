@@ -6,7 +6,176 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
+	"time"
 )
+
+// job is a Worker's assignment to a Job Request. Zero times and empty strings are null.
+type job struct {
+	id              int64
+	jobRequestID    int64
+	workerID        int64
+	state           string
+	createdAt       time.Time
+	updatedAt       time.Time
+	confirmedAt     time.Time
+	startedAt       time.Time
+	completedAt     time.Time
+	finishedAt      time.Time
+	workingSince    time.Time     // when the current in_progress stretch began
+	worked          time.Duration // in_progress time before workingSince
+	hoursWorked     *float64      // set on completion
+	actualDuration  *int          // minutes, set by PATCH
+	requestorNotes  string
+	classification  string
+	adjustedWage    string
+	w2HourlyRate    string
+	w2PaymentRef    string
+	w2PayStatus     string
+	cancelledReason string
+	transitions     []transition                // oldest first
+	rendered        atomic.Pointer[renderedJob] // the JSON last written, read and written outside st.mu too
+}
+
+// transition records one state change of a Job.
+type transition struct {
+	id                  int64
+	name                string
+	createdAt           time.Time
+	latitude, longitude string // set when the Worker moved on site
+}
+
+// job answers the Job with id, or a 404 error.
+func (st *store) job(id int64) (*job, error) {
+	j, ok := st.jobs.rows[id]
+	if !ok {
+		return nil, errorf(http.StatusNotFound, "job %d not found", id)
+	}
+	return j, nil
+}
+
+// visible tells whether a token of pool p may see j: the Public Pool sees only the Jobs of Job
+// Requests it created.
+func (st *store) visible(j *job, p pool) bool {
+	if p != poolPublic {
+		return true
+	}
+	jr, ok := st.jobRequests.rows[j.jobRequestID]
+	return ok && jr.createdBy == poolPublic
+}
+
+// visibleJob answers the Job with id if a token of pool p may see it, else a 404.
+func (st *store) visibleJob(id int64, p pool) (*job, error) {
+	j, err := st.job(id)
+	if err != nil || !st.visible(j, p) {
+		return nil, errorf(http.StatusNotFound, "job %d not found", id)
+	}
+	return j, nil
+}
+
+// jobJSON is a Job as the API writes it (CONTRACT §6 Jobs, in the keys and forms of §10), with
+// the seed's worker_id and cancelled_reason besides.
+type jobJSON struct {
+	ID              int64             `json:"id"`
+	State           string            `json:"state"`
+	JobRequestID    int64             `json:"job_request_id"`
+	WorkerID        int64             `json:"worker_id"`
+	CreatedAt       string            `json:"created_at"`
+	UpdatedAt       string            `json:"updated_at"`
+	ConfirmedAt     *string           `json:"confirmed_at"`
+	StartedAt       *string           `json:"started_at"`
+	CompletedAt     *string           `json:"completed_at"`
+	HoursWorked     float64           `json:"hours_worked"`
+	ActualDuration  *int              `json:"actual_duration"`
+	FinishedAt      *string           `json:"finished_at"`
+	TimeToStart     *int64            `json:"time_to_start"`
+	AdjustedWage    *json.Number      `json:"adjusted_wage"`
+	RequestorNotes  *string           `json:"requestor_notes"`
+	Classification  string            `json:"classification"`
+	W2HourlyRate    any               `json:"w2_hourly_rate"` // "" on a 1099 Job, a number on a W2 Job
+	W2PaymentRef    *string           `json:"w2_payment_ref"`
+	W2PayStatus     *string           `json:"w2_pay_status"`
+	CancelledReason *string           `json:"cancelled_reason"`
+	Worker          *embeddedUserJSON `json:"worker"`
+	Employer        *embeddedUserJSON `json:"employer"`
+	Transitions     []transitionJSON  `json:"transitions"`
+}
+
+// transitionJSON is one state change of a Job as the API writes it.
+type transitionJSON struct {
+	ID        int64   `json:"id"`
+	JobID     int64   `json:"job_id"`
+	CreatedAt string  `json:"created_at"`
+	Name      string  `json:"name"`
+	Latitude  *string `json:"latitude"`
+	Longitude *string `json:"longitude"`
+}
+
+// renderJob writes j with its Worker, its Job Request's employer and its transitions (newest
+// first). The caller holds st.mu.
+func (st *store) renderJob(j *job) jobJSON {
+	out := jobJSON{
+		ID: j.id, State: j.state, JobRequestID: j.jobRequestID, WorkerID: j.workerID,
+		CreatedAt: localTime(j.createdAt), UpdatedAt: localTime(j.updatedAt),
+		ConfirmedAt: optLocal(j.confirmedAt), StartedAt: optLocal(j.startedAt),
+		CompletedAt: optLocal(j.completedAt), FinishedAt: optLocal(j.finishedAt),
+		ActualDuration: j.actualDuration,
+		AdjustedWage:   optNumber(j.adjustedWage), RequestorNotes: optString(j.requestorNotes),
+		Classification: j.classification, W2HourlyRate: "",
+		W2PaymentRef: optString(j.w2PaymentRef), W2PayStatus: optString(j.w2PayStatus),
+		CancelledReason: optString(j.cancelledReason),
+		Worker:          st.renderEmbeddedUser(st.users.rows[j.workerID]),
+		Transitions:     make([]transitionJSON, 0, len(j.transitions)),
+	}
+	if j.hoursWorked != nil {
+		out.HoursWorked = *j.hoursWorked
+	}
+	if rate := optNumber(j.w2HourlyRate); j.classification == classW2 && rate != nil {
+		out.W2HourlyRate = *rate
+	}
+	if jr, ok := st.jobRequests.rows[j.jobRequestID]; ok {
+		out.Employer = st.renderEmbeddedUser(st.users.rows[jr.employerID])
+	}
+	out.TimeToStart = st.timeToStart(j)
+	for i := len(j.transitions) - 1; i >= 0; i-- {
+		t := j.transitions[i]
+		out.Transitions = append(out.Transitions, transitionJSON{
+			ID: t.id, JobID: j.id, Name: t.name, CreatedAt: utcTime(t.createdAt),
+			Latitude: optString(t.latitude), Longitude: optString(t.longitude),
+		})
+	}
+	return out
+}
+
+// renderJobFor writes j as a token of pool p sees it: its Worker and Employer are embedded only
+// when GET /users would show them to that token, and are null otherwise (the Public Pool sees
+// an Employer never, a Worker while it has an active Job on a Job Request of the pool's). The
+// caller holds st.mu.
+func (st *store) renderJobFor(j *job, p pool) jobJSON {
+	v := st.renderJob(j)
+	if p != poolPublic {
+		return v
+	}
+	if u := st.users.rows[j.workerID]; u == nil || !st.userVisible(u, p) {
+		v.Worker = nil
+	}
+	v.Employer = nil // an Employer is never visible to the Public Pool (userVisible)
+	return v
+}
+
+// timeToStart answers j's time_to_start: the minutes from now to its Job Request's start while
+// it is pending or filled, else nil (null). The caller holds st.mu.
+func (st *store) timeToStart(j *job) *int64 {
+	if j.state != statePending && j.state != stateFilled {
+		return nil
+	}
+	jr, ok := st.jobRequests.rows[j.jobRequestID]
+	if !ok {
+		return nil
+	}
+	minutes := int64(jr.startTime.Sub(st.now()) / time.Minute)
+	return &minutes
+}
 
 // jobFilter is the filters of GET /jobs.
 type jobFilter struct {
@@ -42,26 +211,10 @@ func (f jobFilter) match(j *job) bool {
 	return true
 }
 
-// answerJob runs find inside st.run and answers the Job it finds wrapped as {"job": {...}},
-// the answer of show, create and update, as a token of pool p sees it.
-func (st *store) answerJob(p pool, find func() (*job, error)) (any, error) {
-	return answerOne(st, "job", find, func(j *job) jobJSON { return st.renderJobFor(j, p) })
-}
-
-// renderJobFor writes j as a token of pool p sees it: its Worker and Employer are embedded only
-// when GET /users would show them to that token, and are null otherwise (the Public Pool sees
-// an Employer never, a Worker while it has an active Job on a Job Request of the pool's). The
-// caller holds st.mu.
-func (st *store) renderJobFor(j *job, p pool) jobJSON {
-	v := st.renderJob(j)
-	if p != poolPublic {
-		return v
-	}
-	if u := st.users.rows[j.workerID]; u == nil || !st.userVisible(u, p) {
-		v.Worker = nil
-	}
-	v.Employer = nil // an Employer is never visible to the Public Pool (userVisible)
-	return v
+// all tells whether f has no filter set.
+func (f jobFilter) all() bool {
+	return f.states == nil && f.jobRequestID == 0 && f.classification == "" && f.w2PayStatus == "" &&
+		f.updated == (timeRange{}) && f.w2HourlyRate == nil
 }
 
 // listJobs serves GET /api_v2/jobs: the visible Jobs that pass the filters, newest first, one page.
@@ -167,10 +320,10 @@ func (e jobEntry) body() []byte {
 	return data
 }
 
-// all tells whether f has no filter set.
-func (f jobFilter) all() bool {
-	return f.states == nil && f.jobRequestID == 0 && f.classification == "" && f.w2PayStatus == "" &&
-		f.updated == (timeRange{}) && f.w2HourlyRate == nil
+// answerJob runs find inside st.run and answers the Job it finds wrapped as {"job": {...}},
+// the answer of show, create and update, as a token of pool p sees it.
+func (st *store) answerJob(p pool, find func() (*job, error)) (any, error) {
+	return answerOne(st, "job", find, func(j *job) jobJSON { return st.renderJobFor(j, p) })
 }
 
 // getJob serves GET /api_v2/jobs/:id. The Public Pool sees only Jobs of its own Job Requests.

@@ -1,6 +1,8 @@
 package workforcetest
 
 import (
+	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/mail"
 	"slices"
@@ -12,8 +14,195 @@ import (
 	"unicode/utf8"
 )
 
+// Values of user.kind.
+const (
+	kindWorker   = "Worker"
+	kindEmployer = "Employer"
+)
+
 // onboardingInvited is the first onboarding state, the one POST /users/invite creates a User in.
 const onboardingInvited = "invited"
+
+// user is a Worker or an Employer (a requestor). Empty strings and zero times and ids are null.
+type user struct {
+	stored
+	kind                string
+	firstName, lastName string
+	email, phone        string
+	gender              string
+	avatarURL           string
+	address, city, zip  string
+	addressState        string
+	rating              string // a decimal, written as a string
+	suspendedAt         time.Time
+	agreedToTermsAt     time.Time
+	externalID          string
+	onboardingLastState string
+	w2EmployeeID        string
+	w2OnboardingStatus  string
+	drugTested          bool
+	phoneVerifiedAt     time.Time
+	customerID          int64
+	role, title         string
+	syncedWorkerID      int64
+	latitude, longitude string    // where the User is based: decimals, written as strings
+	dob                 time.Time // the date of birth, at midnight UTC
+	logoURL             string
+	workplaceImageURL   string
+	badges              []userBadge // the Badges held, in the order granted
+}
+
+// userBadge is a User's holding of a Badge. Its id is the holding's own: the one
+// user_badges_attributes names to take it away.
+type userBadge struct {
+	id, badgeID          int64
+	createdAt, updatedAt time.Time
+}
+
+// holds tells whether u holds the Badge badgeID.
+func (u *user) holds(badgeID int64) bool {
+	return slices.ContainsFunc(u.badges, func(b userBadge) bool { return b.badgeID == badgeID })
+}
+
+// userJSON is a User as GET /users writes it (CONTRACT §6 Users, in the forms of the real
+// client's schema, §10): drug_tested and verified_phone as text, rating as a number.
+type userJSON struct {
+	ID                  int64           `json:"id"`
+	Type                string          `json:"type"`
+	FirstName           string          `json:"first_name"`
+	LastName            string          `json:"last_name"`
+	Email               *string         `json:"email"`
+	Phone               *string         `json:"phone"`
+	Gender              *string         `json:"gender"`
+	AvatarURL           *string         `json:"avatar_url"`
+	Address             *string         `json:"address"`
+	City                *string         `json:"city"`
+	AddressState        *string         `json:"address_state"`
+	Zip                 *string         `json:"zip"`
+	Suspended           bool            `json:"suspended"`
+	SuspendedAt         *string         `json:"suspended_at"`
+	Rating              *json.Number    `json:"rating"`
+	AgreedToTerms       bool            `json:"agreed_to_terms"`
+	AgreedToTermsDate   *string         `json:"agreed_to_terms_date"`
+	ExternalID          *string         `json:"external_id"`
+	OnboardingLastState *string         `json:"onboarding_last_state"`
+	W2EmployeeID        *string         `json:"w2_employee_id"`
+	W2OnboardingStatus  *string         `json:"w2_onboarding_status"`
+	DrugTested          string          `json:"drug_tested"`
+	VerifiedPhone       string          `json:"verified_phone"`
+	PhoneVerifiedAt     *string         `json:"phone_verified_at"`
+	CustomerID          *int64          `json:"customer_id"`
+	Role                *string         `json:"role"`
+	Title               *string         `json:"title"`
+	SyncedWorkerID      *int64          `json:"synced_worker_id"`
+	UserBadges          []userBadgeJSON `json:"user_badges"`
+	UpdatedAt           string          `json:"updated_at"`
+}
+
+// userBadgeJSON is one entry of a User's user_badges (CONTRACT §10).
+type userBadgeJSON struct {
+	ID        int64   `json:"id"`
+	UserID    int64   `json:"user_id"`
+	BadgeID   int64   `json:"badge_id"`
+	ExpiresAt *string `json:"expires_at"`
+	CreatedAt string  `json:"created_at"`
+	Suspended bool    `json:"suspended"`
+	Category  *string `json:"category"`
+	UpdatedAt string  `json:"updated_at"`
+}
+
+// renderUser writes u as GET /users does, with its Badges, or null for a missing user. The
+// caller holds st.mu.
+func (st *store) renderUser(u *user) *userJSON {
+	if u == nil {
+		return nil
+	}
+	return &userJSON{
+		ID: u.id, Type: u.kind, FirstName: u.firstName, LastName: u.lastName,
+		Email: optString(u.email), Phone: optString(u.phone), Gender: optString(u.gender),
+		AvatarURL: optString(u.avatarURL), Address: optString(u.address), City: optString(u.city),
+		AddressState: optString(u.addressState), Zip: optString(u.zip),
+		Suspended: !u.suspendedAt.IsZero(), SuspendedAt: optLocal(u.suspendedAt),
+		Rating:        optNumber(u.rating),
+		AgreedToTerms: !u.agreedToTermsAt.IsZero(), AgreedToTermsDate: optLocal(u.agreedToTermsAt),
+		ExternalID: optString(u.externalID), OnboardingLastState: optString(u.onboardingLastState),
+		W2EmployeeID: optString(u.w2EmployeeID), W2OnboardingStatus: optString(u.w2OnboardingStatus),
+		DrugTested: strconv.FormatBool(u.drugTested), VerifiedPhone: strconv.FormatBool(!u.phoneVerifiedAt.IsZero()),
+		PhoneVerifiedAt: optLocal(u.phoneVerifiedAt), CustomerID: optID(u.customerID),
+		Role: optString(u.role), Title: optString(u.title), SyncedWorkerID: optID(u.syncedWorkerID),
+		UserBadges: st.renderUserBadges(u), UpdatedAt: localTime(u.updatedAt),
+	}
+}
+
+// embeddedUserJSON is a User as a Job embeds it (its worker and employer) and as a ranking does:
+// exactly the keys and forms of the live API's (CONTRACT §10 "Embedded Users").
+type embeddedUserJSON struct {
+	ID                  int64           `json:"id"`
+	ExternalID          *string         `json:"external_id"`
+	Type                string          `json:"type"`
+	FirstName           string          `json:"first_name"`
+	LastName            string          `json:"last_name"`
+	AvatarURL           *string         `json:"avatar_url"`
+	City                *string         `json:"city"`
+	Zip                 *string         `json:"zip"`
+	Rating              *string         `json:"rating"`
+	Suspended           bool            `json:"suspended"`
+	Latitude            *string         `json:"latitude"`
+	Longitude           *string         `json:"longitude"`
+	WorkplaceImageURL   *string         `json:"workplace_image_url"`
+	LogoURL             *string         `json:"logo_url"`
+	BusinessName        *string         `json:"business_name"`
+	Email               *string         `json:"email"`
+	Gender              *string         `json:"gender"`
+	W2EmployeeID        *string         `json:"w2_employee_id"`
+	W2OnboardingStatus  *string         `json:"w2_onboarding_status"`
+	W2OnboardingStarted bool            `json:"w2_onboarding_started"`
+	DOB                 *string         `json:"dob"`
+	SSN                 string          `json:"ssn"`
+	Address             *string         `json:"address"`
+	AddressState        *string         `json:"address_state"`
+	UserBadges          []userBadgeJSON `json:"user_badges"`
+}
+
+// renderEmbeddedUser writes u as a Job embeds it, or null for a missing user. An Employer's
+// business is its Customer's name. The SSN is never kept: it is written "", as the API does. The
+// caller holds st.mu.
+func (st *store) renderEmbeddedUser(u *user) *embeddedUserJSON {
+	if u == nil {
+		return nil
+	}
+	var business string
+	if c := st.customers.rows[u.customerID]; c != nil && u.kind == kindEmployer {
+		business = c.name
+	}
+	var dob *string
+	if !u.dob.IsZero() {
+		d := u.dob.Format(layoutDate)
+		dob = &d
+	}
+	return &embeddedUserJSON{
+		ID: u.id, ExternalID: optString(u.externalID), Type: u.kind, FirstName: u.firstName, LastName: u.lastName,
+		AvatarURL: optString(u.avatarURL), City: optString(u.city), Zip: optString(u.zip), Rating: optString(u.rating),
+		Suspended: !u.suspendedAt.IsZero(), Latitude: optString(u.latitude), Longitude: optString(u.longitude),
+		WorkplaceImageURL: optString(u.workplaceImageURL), LogoURL: optString(u.logoURL), BusinessName: optString(business),
+		Email: optString(u.email), Gender: optString(u.gender), W2EmployeeID: optString(u.w2EmployeeID),
+		W2OnboardingStatus: optString(u.w2OnboardingStatus), W2OnboardingStarted: u.w2OnboardingStatus != "",
+		DOB: dob, SSN: "", Address: optString(u.address), AddressState: optString(u.addressState),
+		UserBadges: st.renderUserBadges(u),
+	}
+}
+
+// renderUserBadges writes the Badges u holds. The caller holds st.mu.
+func (st *store) renderUserBadges(u *user) []userBadgeJSON {
+	out := make([]userBadgeJSON, 0, len(u.badges))
+	for _, h := range u.badges {
+		if st.badges.rows[h.badgeID] != nil {
+			out = append(out, userBadgeJSON{ID: h.id, UserID: u.id, BadgeID: h.badgeID,
+				CreatedAt: localTime(h.createdAt), UpdatedAt: localTime(h.updatedAt)})
+		}
+	}
+	return out
+}
 
 // users serves the Users from the store: Public Pool keys see only the Workers with active Jobs
 // on their own Job Requests, and may not create or update.
@@ -336,4 +525,29 @@ func (s *Server) tracking(c *call) (any, error) {
 		return nil, err
 	}
 	return map[string][]trackingJSON{"tracking": out}, nil
+}
+
+// GrantBadge gives the Worker workerID the Badge badgeID, as the back office does (the API does
+// it with user_badges_attributes). It shows in the Worker's user_badges. Granting a Badge held already changes
+// nothing.
+func (s *Server) GrantBadge(workerID, badgeID int64) error {
+	err := s.st.run(func() error {
+		w, msg := s.st.userOfKind(workerID, kindWorker)
+		if msg != "" {
+			return errorf(http.StatusNotFound, "worker %d %s", workerID, msg)
+		}
+		if s.st.badges.rows[badgeID] == nil {
+			return errorf(http.StatusNotFound, "badge %d does not exist", badgeID)
+		}
+		if !w.holds(badgeID) {
+			now := s.st.now()
+			w.badges = append(w.badges, userBadge{id: next(&s.st.lastUserBadge), badgeID: badgeID, createdAt: now, updatedAt: now})
+			w.updatedAt = now
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("workforcetest: grant badge: %w", err)
+	}
+	return nil
 }

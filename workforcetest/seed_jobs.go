@@ -109,19 +109,3 @@ func (st *store) seedMove(j *job, to string, t time.Time) {
 	j.transitions = append(j.transitions, transition{id: next(&st.lastTransition), name: to, createdAt: t})
 	j.state, j.updatedAt = to, t
 }
-
-// minTime answers the earlier of a and b.
-func minTime(a, b time.Time) time.Time {
-	if b.Before(a) {
-		return b
-	}
-	return a
-}
-
-// maxTime answers the later of a and b.
-func maxTime(a, b time.Time) time.Time {
-	if a.Before(b) {
-		return b
-	}
-	return a
-}

@@ -3,7 +3,7 @@ package workforcetest
 import (
 	"math"
 	"net/http"
-	"sync/atomic"
+	"slices"
 	"time"
 )
 
@@ -65,39 +65,20 @@ func isClosed(state string) bool {
 	return false
 }
 
-// transition records one state change of a Job.
-type transition struct {
-	id                  int64
-	name                string
-	createdAt           time.Time
-	latitude, longitude string // set when the Worker moved on site
-}
+// stateTable answers the states a record may enter state `to` from ("" is a new record), and
+// whether `to` is a state at all.
+type stateTable func(to string) (from []string, known bool)
 
-// job is a Worker's assignment to a Job Request. Zero times and empty strings are null.
-type job struct {
-	id              int64
-	jobRequestID    int64
-	workerID        int64
-	state           string
-	createdAt       time.Time
-	updatedAt       time.Time
-	confirmedAt     time.Time
-	startedAt       time.Time
-	completedAt     time.Time
-	finishedAt      time.Time
-	workingSince    time.Time     // when the current in_progress stretch began
-	worked          time.Duration // in_progress time before workingSince
-	hoursWorked     *float64      // set on completion
-	actualDuration  *int          // minutes, set by PATCH
-	requestorNotes  string
-	classification  string
-	adjustedWage    string
-	w2HourlyRate    string
-	w2PaymentRef    string
-	w2PayStatus     string
-	cancelledReason string
-	transitions     []transition                // oldest first
-	rendered        atomic.Pointer[renderedJob] // the JSON last written, read and written outside st.mu too
+// refusal answers why table does not allow moving from `from` to `to`, or "" when it does.
+func (table stateTable) refusal(from, to, kind string) string {
+	allowed, known := table(to)
+	switch {
+	case !known:
+		return "is not a " + kind + " state: " + to
+	case !slices.Contains(allowed, from):
+		return "cannot change from " + describe(from) + " to " + to
+	}
+	return ""
 }
 
 // where tells where a move is made: by the Worker on site (its transition carries coordinates:
@@ -239,24 +220,5 @@ func (st *store) createJob(jobRequestID, workerID int64, state, notes string, re
 	st.addJob(j)
 	st.recordChange(changedJob, j.id, j.state)
 	st.syncJobRequest(jr)
-	return j, nil
-}
-
-// visible tells whether a token of pool p may see j: the Public Pool sees only the Jobs of Job
-// Requests it created.
-func (st *store) visible(j *job, p pool) bool {
-	if p != poolPublic {
-		return true
-	}
-	jr, ok := st.jobRequests.rows[j.jobRequestID]
-	return ok && jr.createdBy == poolPublic
-}
-
-// visibleJob answers the Job with id if a token of pool p may see it, else a 404.
-func (st *store) visibleJob(id int64, p pool) (*job, error) {
-	j, err := st.job(id)
-	if err != nil || !st.visible(j, p) {
-		return nil, errorf(http.StatusNotFound, "job %d not found", id)
-	}
 	return j, nil
 }

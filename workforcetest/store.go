@@ -1,73 +1,10 @@
 package workforcetest
 
 import (
-	"net/http"
-	"slices"
+	"encoding/json"
 	"sync"
 	"time"
 )
-
-// pool is the access level a key pair, a token or a record belongs to.
-type pool int
-
-// The two access levels of CONTRACT §7.
-const (
-	poolPrivate pool = iota + 1
-	poolPublic
-)
-
-// Values of user.kind.
-const (
-	kindWorker   = "Worker"
-	kindEmployer = "Employer"
-)
-
-// user is a Worker or an Employer (a requestor). Empty strings and zero times and ids are null.
-type user struct {
-	stored
-	kind                string
-	firstName, lastName string
-	email, phone        string
-	gender              string
-	avatarURL           string
-	address, city, zip  string
-	addressState        string
-	rating              string // a decimal, written as a string
-	suspendedAt         time.Time
-	agreedToTermsAt     time.Time
-	externalID          string
-	onboardingLastState string
-	w2EmployeeID        string
-	w2OnboardingStatus  string
-	drugTested          bool
-	phoneVerifiedAt     time.Time
-	customerID          int64
-	role, title         string
-	syncedWorkerID      int64
-	latitude, longitude string    // where the User is based: decimals, written as strings
-	dob                 time.Time // the date of birth, at midnight UTC
-	logoURL             string
-	workplaceImageURL   string
-	badges              []userBadge // the Badges held, in the order granted
-}
-
-// userBadge is a User's holding of a Badge. Its id is the holding's own: the one
-// user_badges_attributes names to take it away.
-type userBadge struct {
-	id, badgeID          int64
-	createdAt, updatedAt time.Time
-}
-
-// holds tells whether u holds the Badge badgeID.
-func (u *user) holds(badgeID int64) bool {
-	return slices.ContainsFunc(u.badges, func(b userBadge) bool { return b.badgeID == badgeID })
-}
-
-// authToken is an issued token.
-type authToken struct {
-	pool      pool
-	expiresAt time.Time
-}
 
 // First ids of each table. The ranges differ so that an id sent in the wrong field is unknown
 // instead of silently naming another record.
@@ -143,6 +80,74 @@ func next(last *int64) int64 {
 	return *last
 }
 
+// Kinds of record whose state changes are committed.
+const (
+	changedJob        = "job"
+	changedJobRequest = "job_request"
+)
+
+// change is one state change of a Job or a Job Request (a creation counts), as committed.
+type change struct {
+	kind  string // changedJob or changedJobRequest
+	id    int64
+	state string // the state entered
+	owner pool   // the pool of the key pair that owns the record
+	body  []byte // the record wrapped in its singular name, as it was right after the change; nil unless st.bodies
+}
+
+// run is the one commit point of the fake: it takes st.mu, applies the Job Request cut-offs
+// that the clock has reached, runs fn, and releases the lock; then it hands the state changes
+// recorded meanwhile to st.committed, outside the lock (where webhooks will be sent from).
+// Every handler and outside move that reads or writes records goes through run (or read).
+// It counts a new generation of the store, which invalidates the Jobs' cached JSON.
+func (st *store) run(fn func() error) error { return st.commit(fn, true) }
+
+// read is run for a handler that only reads records: it counts a new generation only when the
+// cut-offs changed something, so that the cached JSON of the Jobs stays valid.
+func (st *store) read(fn func() error) error { return st.commit(fn, false) }
+
+// commit is run and read: writes tells whether fn may change a record.
+func (st *store) commit(fn func() error, writes bool) error {
+	st.mu.Lock()
+	st.applyCutoffs()
+	err := fn()
+	if writes || len(st.changes) > 0 {
+		st.gen++
+	}
+	changes, hook := st.changes, st.committed
+	st.changes = nil
+	st.mu.Unlock()
+	if hook != nil && len(changes) > 0 {
+		hook(changes)
+	}
+	return err
+}
+
+// recordChange notes a state change for the commit in progress, with the record as it is now
+// when webhooks need it. The caller holds st.mu, right after making the change.
+func (st *store) recordChange(kind string, id int64, state string) {
+	c := change{kind: kind, id: id, state: state}
+	switch kind {
+	case changedJob:
+		if j, ok := st.jobs.rows[id]; ok {
+			if jr, ok := st.jobRequests.rows[j.jobRequestID]; ok {
+				c.owner = jr.createdBy
+			}
+			if st.bodies {
+				c.body, _ = json.Marshal(map[string]jobJSON{"job": st.renderJobFor(j, c.owner)})
+			}
+		}
+	case changedJobRequest:
+		if jr, ok := st.jobRequests.rows[id]; ok {
+			c.owner = jr.createdBy
+			if st.bodies {
+				c.body, _ = json.Marshal(map[string]jobRequestJSON{"job_request": st.renderJobRequest(jr)})
+			}
+		}
+	}
+	st.changes = append(st.changes, c)
+}
+
 // addCustomer stores c under a new id and answers it.
 func (st *store) addCustomer(c customer) *customer {
 	c.id = st.customers.insert(&c)
@@ -185,13 +190,4 @@ func (st *store) userOfKind(id int64, kind string) (*user, string) {
 		return nil, "is not a " + kind
 	}
 	return u, ""
-}
-
-// job answers the Job with id, or a 404 error.
-func (st *store) job(id int64) (*job, error) {
-	j, ok := st.jobs.rows[id]
-	if !ok {
-		return nil, errorf(http.StatusNotFound, "job %d not found", id)
-	}
-	return j, nil
 }

@@ -175,3 +175,40 @@ func (st *store) cancelJobRequest(jr *jobRequest, reason string) error {
 	}
 	return nil
 }
+
+// PostJobRequest posts a draft Job Request (the requestor publishes it): draft to posted.
+func (s *Server) PostJobRequest(jobRequestID int64) error {
+	return s.outside("post job request", func() error {
+		jr, err := s.st.visibleJobRequest(jobRequestID, poolPrivate)
+		if err != nil {
+			return err
+		}
+		if jr.state != stateDraft {
+			return invalid("state", "cannot post job request "+itoa(jr.id)+": it is "+jr.state+", not draft")
+		}
+		return s.st.moveJobRequest(jr, statePosted, s.st.now())
+	})
+}
+
+// CancelJobRequest cancels a Job Request from outside the API (the requestor's dashboard or the
+// back office): any state before completed to cancelled. Its open Jobs (pending, filled,
+// in_progress, paused) are cancelled with it, with cancelled_reason "job_request_cancelled".
+func (s *Server) CancelJobRequest(jobRequestID int64) error {
+	return s.outside("cancel job request", func() error {
+		jr, err := s.st.visibleJobRequest(jobRequestID, poolPrivate)
+		if err != nil {
+			return err
+		}
+		return s.st.cancelJobRequest(jr, reasonJobRequestCancelled)
+	})
+}
+
+// reasonJobRequestCancelled is the cancelled_reason of the Jobs a Job Request's cancellation
+// cancels when no reason is given.
+const reasonJobRequestCancelled = "job_request_cancelled"
+
+// JobRequestState answers the state of the Job Request with jobRequestID (with the cut-off of
+// its start time applied), and false if there is no such Job Request.
+func (s *Server) JobRequestState(jobRequestID int64) (string, bool) {
+	return stateOf(s.st, &s.st.jobRequests, jobRequestID, func(jr *jobRequest) string { return jr.state })
+}
