@@ -1,7 +1,6 @@
 package workforcetest
 
 import (
-	"net/http"
 	"slices"
 	"strings"
 )
@@ -22,18 +21,6 @@ func (s *Server) badges() resource[badge, badgeJSON] {
 		st: s.st, one: "badge", many: "badges", rows: &s.st.badges,
 		meta: func(b *badge) *stored { return &b.stored }, render: renderBadge,
 		read: readBadge, filter: badgeFilter, publicWrites: true,
-	}
-}
-
-// badgeRoutes are the Badge endpoints.
-func (s *Server) badgeRoutes() []route {
-	r := s.badges()
-	return []route{
-		{http.MethodGet, "/api_v2/badges", false, r.list},
-		{http.MethodPost, "/api_v2/badges", false, r.create},
-		{http.MethodGet, "/api_v2/badges/{id}", false, r.get},
-		{http.MethodPatch, "/api_v2/badges/{id}", false, r.update},
-		{http.MethodDelete, "/api_v2/badges/{id}", false, s.deleteBadge},
 	}
 }
 

@@ -17,40 +17,6 @@ import (
 // recorded nor faulted, and it is as reachable as the fake itself: from this machine only.
 const controlPrefix = "/_fake/"
 
-// controlRoutes maps the control API one to one onto Server's methods (see the package doc).
-func (s *Server) controlRoutes() []route {
-	routes := []route{
-		{http.MethodPost, "/_fake/job_requests/{id}/apply", true, controlCreate(s.Apply)},
-		{http.MethodPost, "/_fake/job_requests/{id}/accept", true, controlCreate(s.Accept)},
-		{http.MethodGet, "/_fake/clock", true, s.controlNow},
-		{http.MethodPost, "/_fake/clock/advance", true, s.controlAdvance},
-		{http.MethodPost, "/_fake/faults", true, s.controlFault},
-		{http.MethodGet, "/_fake/latency", true, s.controlLatency},
-		{http.MethodPost, "/_fake/latency", true, s.controlLatency},
-		{http.MethodGet, "/_fake/requests", true, s.controlRequests},
-		{http.MethodDelete, "/_fake/requests", true, func(*call) (any, error) { s.ResetRequests(); return struct{}{}, nil }},
-		{http.MethodGet, "/_fake/seed", true, func(*call) (any, error) { return s.Seed(), nil }},
-		{http.MethodPost, "/_fake/webhooks", true, s.controlAddReceiver},
-		{http.MethodGet, "/_fake/webhooks/attempts", true, func(*call) (any, error) {
-			return map[string][]WebhookAttempt{"attempts": s.WebhookAttempts()}, nil
-		}},
-		{http.MethodPost, "/_fake/webhooks/wait", true, s.controlWaitWebhooks},
-	}
-	for verb, move := range map[string]func(int64) error{"post": s.PostJobRequest, "cancel": s.CancelJobRequest} {
-		routes = append(routes, route{http.MethodPost, "/_fake/job_requests/{id}/" + verb, true,
-			controlMove(move, s.JobRequestState)})
-	}
-	routes = append(routes, route{http.MethodPost, "/_fake/workers/{id}/badges", true, s.controlGrantBadge})
-	for verb, move := range map[string]func(int64) error{"pause": s.Pause, "withdraw": s.Withdraw,
-		"approve": s.Approve, "no_show": s.NoShow} {
-		routes = append(routes, route{http.MethodPost, "/_fake/jobs/{id}/" + verb, true, controlMove(move, s.JobState)})
-	}
-	routes = append(routes,
-		route{http.MethodPost, "/_fake/jobs/{id}/start", true, controlMoveAt(s.StartJob, s.StartJobAt, s.JobState)},
-		route{http.MethodPost, "/_fake/jobs/{id}/complete", true, controlMoveAt(s.Complete, s.CompleteAt, s.JobState)})
-	return routes
-}
-
 // controlAddReceiver serves POST /_fake/webhooks?url=U: AddWebhookReceiver, answering {}.
 func (s *Server) controlAddReceiver(c *call) (any, error) {
 	u, ok := c.p.str("url")
@@ -231,4 +197,18 @@ func (s *Server) controlRequests(*call) (any, error) {
 		out[i] = requestJSON{Request: req, Body: string(req.Body)}
 	}
 	return map[string][]requestJSON{"requests": out}, nil
+}
+
+// controlResetRequests serves DELETE /_fake/requests: ResetRequests, answering {}.
+func (s *Server) controlResetRequests(*call) (any, error) {
+	s.ResetRequests()
+	return struct{}{}, nil
+}
+
+// controlSeed serves GET /_fake/seed: Seed.
+func (s *Server) controlSeed(*call) (any, error) { return s.Seed(), nil }
+
+// controlWebhookAttempts serves GET /_fake/webhooks/attempts: {"attempts": [...]}.
+func (s *Server) controlWebhookAttempts(*call) (any, error) {
+	return map[string][]WebhookAttempt{"attempts": s.WebhookAttempts()}, nil
 }

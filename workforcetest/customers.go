@@ -6,7 +6,6 @@ import (
 	"errors"
 	"io"
 	"math"
-	"net/http"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -43,20 +42,6 @@ func (s *Server) customers() resource[customer, customerJSON] {
 		st: s.st, one: "customer", many: "customers", rows: &s.st.customers,
 		meta: func(c *customer) *stored { return &c.stored }, render: renderCustomer,
 		read: s.st.readCustomer, publicWrites: true,
-	}
-}
-
-// customerRoutes are the Customer endpoints; the literal paths come before /customers/{id}.
-func (s *Server) customerRoutes() []route {
-	r := s.customers()
-	return []route{
-		{http.MethodGet, "/api_v2/customers", false, r.list},
-		{http.MethodPost, "/api_v2/customers", false, r.create},
-		{http.MethodGet, "/api_v2/customers/exists", false, s.customerExists},
-		{http.MethodPost, timesheetPath, false, s.timesheetImport},
-		{http.MethodGet, "/api_v2/customers/{id}", false, r.get},
-		{http.MethodPatch, "/api_v2/customers/{id}", false, r.update},
-		{http.MethodPut, "/api_v2/customers/{id}", false, r.update},
 	}
 }
 
@@ -111,13 +96,6 @@ func (s *Server) customerExists(c *call) (any, error) {
 	})
 	return map[string]bool{"exists": exists}, err
 }
-
-// timesheetPath is the route whose bodies may be larger than maxBody, up to maxTimesheet.
-const timesheetPath = "/api_v2/customers/timesheet_import"
-
-// maxTimesheet is the largest body POST /customers/timesheet_import accepts (8 MiB; other
-// routes take 1 MiB).
-const maxTimesheet = 8 << 20
 
 // rejectedRow is a timesheet row that was not applied.
 type rejectedRow struct {

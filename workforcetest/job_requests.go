@@ -71,19 +71,6 @@ func (jr *jobRequest) requires(badgeID int64) bool {
 	return slices.ContainsFunc(jr.badges, func(r badgeRequirement) bool { return r.badgeID == badgeID })
 }
 
-// jobRequestRoutes are the Job Request endpoints.
-func (s *Server) jobRequestRoutes() []route {
-	return []route{
-		{http.MethodGet, "/api_v2/job_requests", false, s.listJobRequests},
-		{http.MethodPost, "/api_v2/job_requests", false, s.createJobRequest},
-		{http.MethodGet, "/api_v2/job_requests/{id}", false, s.getJobRequest},
-		{http.MethodPatch, "/api_v2/job_requests/{id}", false, s.updateJobRequest},
-		{http.MethodGet, "/api_v2/job_requests/{id}/rankings", false, s.rankings},
-		{http.MethodPost, "/api_v2/job_requests/{id}/resend_notifications", false, s.resendNotifications},
-		{http.MethodPost, "/api_v2/job_requests/{id}/re_rank_workers", false, s.reRankWorkers},
-	}
-}
-
 // visibleJobRequest answers the Job Request with id if a token of pool p may see it (the Public
 // Pool sees only those it created), else a 404. The caller holds st.mu.
 func (st *store) visibleJobRequest(id int64, p pool) (*jobRequest, error) {

@@ -40,16 +40,19 @@ func (s *Server) wait(w http.ResponseWriter, r *http.Request) bool {
 	}
 }
 
-// controlLatency serves GET /_fake/latency, answering {"latency_ms": N}, and POST
-// /_fake/latency?ms=N: SetLatency with N milliseconds (a whole number ≥ 0), answering the same.
-func (s *Server) controlLatency(c *call) (any, error) {
-	if c.r.Method == http.MethodPost {
-		text, _ := c.p.str("ms")
-		ms, err := strconv.ParseInt(strings.TrimSpace(text), 10, 32)
-		if err != nil || ms < 0 {
-			return nil, invalid("ms", "must be a whole number of milliseconds, 0 or more")
-		}
-		s.SetLatency(time.Duration(ms) * time.Millisecond)
-	}
+// controlLatency serves GET /_fake/latency, answering {"latency_ms": N}.
+func (s *Server) controlLatency(*call) (any, error) {
 	return map[string]int64{"latency_ms": s.Latency().Milliseconds()}, nil
+}
+
+// controlSetLatency serves POST /_fake/latency?ms=N: SetLatency with N milliseconds (a whole
+// number ≥ 0), answering as GET /_fake/latency.
+func (s *Server) controlSetLatency(c *call) (any, error) {
+	text, _ := c.p.str("ms")
+	ms, err := strconv.ParseInt(strings.TrimSpace(text), 10, 32)
+	if err != nil || ms < 0 {
+		return nil, invalid("ms", "must be a whole number of milliseconds, 0 or more")
+	}
+	s.SetLatency(time.Duration(ms) * time.Millisecond)
+	return s.controlLatency(c)
 }

@@ -1,7 +1,6 @@
 package workforcetest
 
 import (
-	"net/http"
 	"strings"
 	"time"
 )
@@ -26,16 +25,6 @@ func (s *Server) messages() resource[message, messageJSON] {
 			j, ok := s.st.jobs.rows[m.jobID]
 			return ok && s.st.visible(j, p)
 		},
-	}
-}
-
-// messageRoutes are the Message endpoints. Messages are not changed once sent.
-func (s *Server) messageRoutes() []route {
-	r := s.messages()
-	return []route{
-		{http.MethodGet, "/api_v2/messages", false, r.list},
-		{http.MethodPost, "/api_v2/messages", false, r.create},
-		{http.MethodGet, "/api_v2/messages/{id}", false, r.get},
 	}
 }
 

@@ -1,7 +1,6 @@
 package workforcetest
 
 import (
-	"net/http"
 	"slices"
 )
 
@@ -28,20 +27,6 @@ func (s *Server) multiDays(p pool) resource[multiDay, multiDayJSON] {
 		meta:   func(m *multiDay) *stored { return &m.stored },
 		render: func(m *multiDay) multiDayJSON { return s.st.renderMultiDay(m, p) },
 		read:   readMultiDay,
-	}
-}
-
-// multiDayRoutes are the Multi-day Job Request endpoints.
-func (s *Server) multiDayRoutes() []route {
-	byPool := func(method func(resource[multiDay, multiDayJSON], *call) (any, error)) func(*call) (any, error) {
-		return func(c *call) (any, error) { return method(s.multiDays(c.pool), c) }
-	}
-	type r = resource[multiDay, multiDayJSON]
-	return []route{
-		{http.MethodGet, "/api_v2/multi_day_job_requests", false, byPool(r.list)},
-		{http.MethodPost, "/api_v2/multi_day_job_requests", false, byPool(r.create)},
-		{http.MethodGet, "/api_v2/multi_day_job_requests/{id}", false, byPool(r.get)},
-		{http.MethodPatch, "/api_v2/multi_day_job_requests/{id}", false, byPool(r.update)},
 	}
 }
 
@@ -79,3 +64,15 @@ func (st *store) renderMultiDay(m *multiDay, p pool) multiDayJSON {
 	slices.Reverse(out.JobRequestIDs)
 	return out
 }
+
+// listMultiDays serves GET /api_v2/multi_day_job_requests.
+func (s *Server) listMultiDays(c *call) (any, error) { return s.multiDays(c.pool).list(c) }
+
+// createMultiDay serves POST /api_v2/multi_day_job_requests.
+func (s *Server) createMultiDay(c *call) (any, error) { return s.multiDays(c.pool).create(c) }
+
+// getMultiDay serves GET /api_v2/multi_day_job_requests/:id.
+func (s *Server) getMultiDay(c *call) (any, error) { return s.multiDays(c.pool).get(c) }
+
+// updateMultiDay serves PATCH /api_v2/multi_day_job_requests/:id.
+func (s *Server) updateMultiDay(c *call) (any, error) { return s.multiDays(c.pool).update(c) }

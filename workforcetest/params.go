@@ -13,9 +13,6 @@ import (
 	"strings"
 )
 
-// maxBody is the largest request body the fake reads.
-const maxBody = 1 << 20
-
 // body is a request body as read, and decoded: a JSON object, a form, or neither.
 type body struct {
 	raw   []byte

@@ -1,7 +1,6 @@
 package workforcetest
 
 import (
-	"net/http"
 	"strings"
 )
 
@@ -14,11 +13,6 @@ type searchJSON struct {
 	Customers   []customerJSON   `json:"customers"`
 	JobRequests []jobRequestJSON `json:"job_requests"`
 	Badges      []badgeJSON      `json:"badges"`
-}
-
-// searchRoutes is GET /search.
-func (s *Server) searchRoutes() []route {
-	return []route{{http.MethodGet, "/api_v2/search", false, s.search}}
 }
 
 // search serves GET /api_v2/search?q=…: the Users (first name, last name, both, email),

@@ -35,7 +35,8 @@ type Server struct {
 	buffers   bufferPool   // the buffers of rawJSON answers
 	latency   atomic.Int64 // what every API request waits, a time.Duration
 	hooks     *hooks
-	routes    []route
+	mux       *http.ServeMux // the route table's routes, and a catch-all
+	unrouted  http.Handler   // the catch-all: 404 or 405
 	http      *http.Server
 	cancel    context.CancelFunc // ends the context of every request, so that delays stop
 	closeOnce sync.Once
@@ -135,7 +136,7 @@ func Start(opts ...Option) (*Server, error) {
 	s.keys = map[pool]KeyPair{poolPrivate: s.Private, poolPublic: s.Public}
 	s.st = newStore(s.clock)
 	s.seed = s.st.seed()
-	s.routes = append(s.apiRoutes(), s.controlRoutes()...)
+	s.mux, s.unrouted = s.newMux()
 	ctx, cancel := context.WithCancel(context.Background())
 	s.cancel = cancel
 	s.hooks = newHooks(ctx, s.clock)
@@ -189,71 +190,6 @@ func (s *Server) Seed() Seed {
 	seed.WorkerIDs = append([]int64(nil), s.seed.WorkerIDs...)
 	seed.MultiDayDayIDs = append([]int64(nil), s.seed.MultiDayDayIDs...)
 	return seed
-}
-
-// serveHTTP answers one request: it stamps a request id, records the request and plays a fault if
-// one is due (except on the control API), then routes, authenticates and runs the handler.
-func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("X-Request-Id", randomHex(16))
-	limit := int64(maxBody)
-	if r.URL.Path == timesheetPath {
-		limit = maxTimesheet
-	}
-	raw, err := readBody(w, r, limit)
-	var b body
-	if err == nil {
-		b, err = parseBody(r.Header.Get("Content-Type"), raw)
-	}
-	var after *Fault
-	if !strings.HasPrefix(r.URL.Path, controlPrefix) {
-		s.log.add(record(r, raw, b, s.clock.now(), s.secrets, s.keepsBody(r, b)))
-		if !s.wait(w, r) {
-			return
-		}
-		var done bool
-		if after, done = s.faults.play(w, r); done {
-			return
-		}
-	}
-	v, err := s.dispatch(w, r, b, err)
-	if after != nil {
-		status, body := answerOf(v, err)
-		playAfter(w, after, status, body)
-		return
-	}
-	if err != nil {
-		writeError(w, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, v)
-	if raw, ok := v.(rawJSON); ok {
-		s.buffers.put(raw)
-	}
-}
-
-// dispatch finds the route, checks the token and runs the handler. bodyErr is the error of
-// reading the body, reported once the route is known to exist.
-func (s *Server) dispatch(w http.ResponseWriter, r *http.Request, b body, bodyErr error) (any, error) {
-	rt, id, allowed := match(s.routes, r.Method, r.URL.Path)
-	switch {
-	case rt == nil && len(allowed) == 0:
-		return nil, errorf(http.StatusNotFound, "no route for %s %s", r.Method, r.URL.Path)
-	case rt == nil:
-		w.Header().Set("Allow", strings.Join(allowed, ", "))
-		return nil, &apiError{status: http.StatusMethodNotAllowed,
-			msg: fmt.Sprintf("method %s not allowed; allowed: %s", r.Method, strings.Join(allowed, ", "))}
-	case bodyErr != nil:
-		return nil, bodyErr
-	}
-	c := &call{r: r, p: newParams(r.URL.Query(), b), body: b.raw, files: b.files, id: id}
-	if !rt.open {
-		p, err := s.st.checkToken(c.p)
-		if err != nil {
-			return nil, err
-		}
-		c.pool = p
-	}
-	return rt.handle(c)
 }
 
 // randomHex answers n random bytes as hex.

@@ -214,20 +214,6 @@ func (s *Server) users() resource[user, *userJSON] {
 	}
 }
 
-// userRoutes are the User endpoints; the literal /users/invite comes before /users/{id}.
-func (s *Server) userRoutes() []route {
-	r := s.users()
-	return []route{
-		{http.MethodGet, "/api_v2/users", false, r.list},
-		{http.MethodPost, "/api_v2/users", false, r.create},
-		{http.MethodPost, "/api_v2/users/invite", false, s.inviteUser},
-		{http.MethodGet, "/api_v2/users/{id}/tracking", false, s.tracking},
-		{http.MethodGet, "/api_v2/users/{id}", false, r.get},
-		{http.MethodPatch, "/api_v2/users/{id}", false, r.update},
-		{http.MethodPut, "/api_v2/users/{id}", false, r.update},
-	}
-}
-
 // userVisible tells whether a token of pool p may see u: the Public Pool sees only Workers with
 // an active Job (filled, in_progress, paused, completed, or approved in the last 24 hours) on
 // a Job Request it created. The caller holds st.mu.
