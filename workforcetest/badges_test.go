@@ -95,9 +95,10 @@ func TestMultiDayJobRequests(t *testing.T) {
 	assert.Equal(t, []any{float64(day)}, updated["job_request_ids"])
 	assert.NotEqual(t, created["updated_at"], updated["updated_at"])
 
-	status, body = f.get("/api_v2/multi_day_job_requests", f.private)
-	require.Equal(t, http.StatusOK, status)
-	assert.Equal(t, []int64{id, seed.MultiDayJobRequestID}, listIDs(t, body, "multi_day_job_requests"))
+	resp := f.send(http.MethodGet, "/api_v2/multi_day_job_requests", with(f.private), "", nil)
+	assert.Equal(t, "POST", resp.Header.Get("Allow"))
+	status, _ = f.decode(resp)
+	assert.Equal(t, http.StatusMethodNotAllowed, status, "the contract has no list of Multi-day Job Requests")
 	status, body = f.get(idPath("multi_day_job_requests", seed.MultiDayJobRequestID), f.public)
 	require.Equal(t, http.StatusOK, status, "the Public Pool reads them")
 	assert.Equal(t, []any{}, body["multi_day_job_request"].(obj)["job_request_ids"], "without days it cannot see")
@@ -115,7 +116,7 @@ func TestMultiDayJobRequests(t *testing.T) {
 }
 
 // TestResourceListPaging checks the paging of the lists of Customers, Badges, Job Requests and
-// Multi-day Job Requests: 25 by default, at most 50, newest first, an empty page past the end.
+// Users: 25 by default, at most 50, newest first, an empty page past the end.
 func TestResourceListPaging(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -129,8 +130,9 @@ func TestResourceListPaging(t *testing.T) {
 			return obj{"badge": obj{"name": "Badge " + itoa(int64(i)), "description": "d"}}
 		}},
 		{"job_requests", func(f *fake, i int) obj { return obj{"job_request": jobRequestBody(nil)} }},
-		{"multi_day_job_requests", func(f *fake, i int) obj {
-			return obj{"multi_day_job_request": obj{"repeat_type": "daily"}}
+		{"users", func(f *fake, i int) obj {
+			return obj{"user": obj{"type": "Worker", "first_name": "Paged", "last_name": "Worker" + itoa(int64(i)),
+				"email": "paged" + itoa(int64(i)) + "@example.com"}}
 		}},
 	} {
 		t.Run(tc.plural, func(t *testing.T) {

@@ -117,8 +117,9 @@
 //
 // A Multi-day Job Request's days (job_request_ids, oldest first) are the Job Requests created or
 // updated with multi_day true and its id as multi_day_job_request_id, which must exist (else a
-// 422); repeat_number is a whole number ≥ 1 or null. GET /multi_day_job_requests lists them,
-// pages like every list, without filters.
+// 422); repeat_number is a whole number ≥ 1 or null. The contract has no list of them: GET
+// /multi_day_job_requests answers 405, as every method and path the contract lacks answers 405
+// or 404.
 //
 // The pending workflow (Server.Apply) needs use_pending_state on both the Job Request and its
 // Customer. A Job on a Job Request with badge_requirements needs a Worker holding each of those

@@ -27,3 +27,12 @@ func (s *Server) OnCommit(fn func([]Change)) {
 		fn(out)
 	}
 }
+
+// RoutePatterns answers the patterns of the route table, in its order.
+func (s *Server) RoutePatterns() []string {
+	var out []string
+	for _, rt := range s.routes() {
+		out = append(out, rt.pattern)
+	}
+	return out
+}

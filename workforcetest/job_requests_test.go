@@ -203,7 +203,7 @@ func TestJobRequestsNeedAToken(t *testing.T) {
 		{http.MethodGet, "/api_v2/job_requests"}, {http.MethodPost, "/api_v2/job_requests"},
 		{http.MethodGet, jrPath(jr)}, {http.MethodPatch, jrPath(jr)}, {http.MethodGet, jrPath(jr, "rankings")},
 		{http.MethodPost, jrPath(jr, "resend_notifications")}, {http.MethodPost, jrPath(jr, "re_rank_workers")},
-		{http.MethodGet, "/api_v2/multi_day_job_requests"}, {http.MethodPost, "/api_v2/multi_day_job_requests"},
+		{http.MethodPost, "/api_v2/multi_day_job_requests"},
 		{http.MethodGet, idPath("multi_day_job_requests", seed.MultiDayJobRequestID)},
 		{http.MethodPatch, idPath("multi_day_job_requests", seed.MultiDayJobRequestID)},
 		{http.MethodGet, "/api_v2/customers"}, {http.MethodPost, "/api_v2/customers"},

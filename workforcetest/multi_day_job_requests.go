@@ -65,9 +65,6 @@ func (st *store) renderMultiDay(m *multiDay, p pool) multiDayJSON {
 	return out
 }
 
-// listMultiDays serves GET /api_v2/multi_day_job_requests.
-func (s *Server) listMultiDays(c *call) (any, error) { return s.multiDays(c.pool).list(c) }
-
 // createMultiDay serves POST /api_v2/multi_day_job_requests.
 func (s *Server) createMultiDay(c *call) (any, error) { return s.multiDays(c.pool).create(c) }
 

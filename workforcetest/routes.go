@@ -32,7 +32,6 @@ func (s *Server) routes() []route {
 		{"POST /api_v2/job_requests/{id}/resend_notifications", needsToken, 1 * mib, s.resendNotifications},
 		{"POST /api_v2/job_requests/{id}/re_rank_workers", needsToken, 1 * mib, s.reRankWorkers},
 
-		{"GET /api_v2/multi_day_job_requests", needsToken, 1 * mib, s.listMultiDays},
 		{"POST /api_v2/multi_day_job_requests", needsToken, 1 * mib, s.createMultiDay},
 		{"GET /api_v2/multi_day_job_requests/{id}", needsToken, 1 * mib, s.getMultiDay},
 		{"PATCH /api_v2/multi_day_job_requests/{id}", needsToken, 1 * mib, s.updateMultiDay},
