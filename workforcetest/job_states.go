@@ -97,8 +97,9 @@ var (
 // move changes j to state `to` if the state table allows it, sets the timestamps the move means,
 // appends a transition, bumps updated_at, records the change for the commit and moves the Job
 // Request accordingly. A disallowed move is a 422 on "state"; filling a Job Request whose slots
-// are all taken is a 422 on "job_request_id". The caller holds st.mu (inside st.run).
-func (st *store) move(j *job, to string, at where) error {
+// are all taken is a 422 on "job_request_id". j is the Job as the transaction handed it out, or a
+// new one not yet inserted (whose change its creator records).
+func (tx *tx) move(j *job, to string, at where) error {
 	refusal := stateTable(movesTo).refusal(j.state, to, "Job")
 	if refusal == "" && to == statePaused && j.classification != classW2 {
 		refusal = "cannot change to paused: only W2 Jobs can be paused"
@@ -107,11 +108,11 @@ func (st *store) move(j *job, to string, at where) error {
 		return &apiError{status: http.StatusUnprocessableEntity, msg: "job " + itoa(j.id) + ": state " + refusal,
 			fields: fieldErrors{"state": {refusal}}}
 	}
-	jr := st.jobRequests.rows[j.jobRequestID]
-	if to == stateFilled && jr != nil && st.filledSlots(jr) >= jr.slots {
+	jr, hasJR := tx.jobRequest(j.jobRequestID)
+	if to == stateFilled && hasJR && filledSlots(tx.view, jr.id) >= jr.slots {
 		return invalid("job_request_id", "job request "+itoa(jr.id)+" has no open slot")
 	}
-	now := st.now()
+	now := tx.now()
 	if j.state == stateInProgress {
 		j.worked += now.Sub(j.workingSince)
 	}
@@ -135,21 +136,21 @@ func (st *store) move(j *job, to string, at where) error {
 	case stateRejected, stateCancelled, stateWithdrawn, stateNoShow:
 		j.finishedAt = now
 	}
-	t := transition{id: next(&st.lastTransition), name: to, createdAt: now}
+	t := transition{id: next(&tx.st.lastTransition), name: to, createdAt: now}
 	switch {
 	case at.latitude != "":
 		t.latitude, t.longitude = at.latitude, at.longitude
-	case jr != nil && at.onSite:
+	case hasJR && at.onSite:
 		t.latitude, t.longitude = jr.latitude, jr.longitude
 	}
 	j.state, j.updatedAt = to, now
 	j.transitions = append(j.transitions, t)
 	if j.id == 0 {
-		return nil // a new Job: createJob commits it once it has its id
+		return nil // a new Job: createJob records it once it has its id
 	}
-	st.recordChange(changedJob, j.id, to)
-	if jr != nil {
-		st.syncJobRequest(jr)
+	tx.recordChange(changedJob, j.id, to)
+	if hasJR {
+		tx.syncJobRequest(jr.id)
 	}
 	return nil
 }
@@ -170,55 +171,55 @@ const (
 
 // createJob makes a Job of workerID on jobRequestID entering state (pending or filled). A Worker
 // holds at most one Job per Job Request that is not rejected, cancelled, withdrawn or no_show.
-// Unknown ids and that conflict are 422s on worker_id or job_request_id.
-func (st *store) createJob(jobRequestID, workerID int64, state, notes string, refill bool) (*job, error) {
+// Unknown ids and that conflict are 422s on worker_id or job_request_id. It answers the Job's id.
+func (tx *tx) createJob(jobRequestID, workerID int64, state, notes string, refill bool) (int64, error) {
 	fe := fieldErrors{}
-	jr, ok := st.jobRequests.rows[jobRequestID]
+	jr, ok := tx.jobRequest(jobRequestID)
 	switch {
 	case !ok:
 		fe.add("job_request_id", "does not exist")
 	case !jobRequestTakesJobs(jr.state):
 		fe.add("job_request_id", "is "+jr.state+"; it takes no Jobs")
 	}
-	worker, msg := st.userOfKind(workerID, kindWorker)
+	worker, msg := userOfKind(tx.view, workerID, kindWorker)
 	if msg != "" {
 		fe.add("worker_id", msg)
 	}
 	if err := fe.err(); err != nil {
-		return nil, err
+		return 0, err
 	}
-	if missing := st.missingBadges(jr, worker); missing != "" {
-		return nil, invalid("worker_id", "does not hold the badges job request "+itoa(jr.id)+" requires: "+missing)
+	if missing := missingBadges(tx.view, jr, worker); missing != "" {
+		return 0, invalid("worker_id", "does not hold the badges job request "+itoa(jr.id)+" requires: "+missing)
 	}
-	var withdrawn *job
-	for _, j := range st.jobsOf[jobRequestID] {
+	var withdrawn int64
+	for _, j := range tx.jobsOf(jobRequestID) {
 		if j.workerID != workerID {
 			continue
 		}
 		if !isClosed(j.state) {
-			return nil, invalid("worker_id", "already holds job "+itoa(j.id)+" on job request "+itoa(jobRequestID))
+			return 0, invalid("worker_id", "already holds job "+itoa(j.id)+" on job request "+itoa(jobRequestID))
 		}
-		if j.state == stateWithdrawn && (withdrawn == nil || j.id > withdrawn.id) {
-			withdrawn = j
+		if j.state == stateWithdrawn {
+			withdrawn = max(withdrawn, j.id)
 		}
 	}
-	if refill && withdrawn != nil && state == stateFilled {
-		return withdrawn, st.move(withdrawn, stateFilled, offSite)
+	if refill && withdrawn != 0 && state == stateFilled {
+		j, _ := tx.editJob(withdrawn)
+		return withdrawn, tx.move(j, stateFilled, offSite)
 	}
-	now := st.now()
 	j := &job{
-		jobRequestID: jr.id, workerID: workerID,
-		createdAt: now, requestorNotes: notes, classification: jr.classification,
+		jobRequestID: jr.id, workerID: workerID, owner: jr.createdBy,
+		stored: stored{createdAt: tx.now()}, requestorNotes: notes, classification: jr.classification,
 		adjustedWage: jr.wage,
 	}
 	if jr.classification == classW2 {
 		j.w2HourlyRate, j.w2PayStatus = jr.w2HourlyRate, payNotStarted
 	}
-	if err := st.move(j, state, offSite); err != nil {
-		return nil, err
+	if err := tx.move(j, state, offSite); err != nil {
+		return 0, err
 	}
-	st.addJob(j)
-	st.recordChange(changedJob, j.id, j.state)
-	st.syncJobRequest(jr)
-	return j, nil
+	id := tx.insertJob(j)
+	tx.recordChange(changedJob, id, j.state)
+	tx.syncJobRequest(jr.id)
+	return id, nil
 }

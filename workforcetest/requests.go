@@ -140,11 +140,11 @@ func cloneValues(v url.Values) url.Values {
 	return out
 }
 
-// record makes the log entry of r, whose body is raw, decoded as b, with secrets removed; the
+// record makes the log entry of r, whose query is query and body raw, decoded as b, with secrets removed; the
 // body is kept (its first maxLoggedBody bytes) only when keepBody says so. secrets answers the
 // keys and tokens to hide in a body that did not parse.
-func record(r *http.Request, raw []byte, b body, now time.Time, secrets func() []string, keepBody bool) Request {
-	query, _ := scrubValues(r.URL.Query())
+func record(r *http.Request, query url.Values, raw []byte, b body, now time.Time, secrets func() []string, keepBody bool) Request {
+	query, _ = scrubValues(query)
 	req := Request{Method: r.Method, Path: r.URL.Path, Query: query, Header: r.Header.Clone(), BodySize: int64(len(raw)), Time: now}
 	if !keepBody || len(raw) == 0 {
 		return req
@@ -166,13 +166,13 @@ func record(r *http.Request, raw []byte, b body, now time.Time, secrets func() [
 	return req
 }
 
-// keepsBody tells whether the log keeps the body of r, decoded as b: when r carries a token the
-// fake issued that has not expired, or authenticates.
-func (s *Server) keepsBody(r *http.Request, b body) bool {
+// keepsBody tells whether the log keeps the body of r, whose parameters are p: when r carries a
+// token the fake issued that has not expired, or authenticates.
+func (s *Server) keepsBody(r *http.Request, p params) bool {
 	if r.Method == http.MethodPost && r.URL.Path == "/api_v2/authenticate" {
 		return true
 	}
-	_, err := s.st.checkToken(newParams(r.URL.Query(), b))
+	_, err := s.tokens.check(p, s.clock.now())
 	return err == nil
 }
 
@@ -202,11 +202,7 @@ func (s *Server) secrets() []string {
 	for _, kp := range s.keys {
 		out = append(out, kp.APIKey, kp.SecretKey)
 	}
-	s.st.mu.Lock()
-	for tok := range s.st.tokens {
-		out = append(out, tok)
-	}
-	s.st.mu.Unlock()
+	out = append(out, s.tokens.all()...)
 	slices.SortFunc(out, func(a, b string) int { return len(b) - len(a) })
 	return out
 }

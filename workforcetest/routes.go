@@ -13,7 +13,7 @@ const mib = 1 << 20
 // token, the largest body it reads (a larger one is a 413) and its handler. Any other method or
 // path answers 405 or 404.
 func (s *Server) routes() []route {
-	customers, badges, messages, users := s.customers(), s.badges(), s.messages(), s.users()
+	customers, badges, messages, users, multiDays := s.customers(), s.badges(), s.messages(), s.users(), s.multiDays()
 	return []route{
 		{"POST /api_v2/authenticate", noToken, 1 * mib, s.authenticate},
 		{"GET /api_v2/info", noToken, 1 * mib, s.info},
@@ -32,9 +32,9 @@ func (s *Server) routes() []route {
 		{"POST /api_v2/job_requests/{id}/resend_notifications", needsToken, 1 * mib, s.resendNotifications},
 		{"POST /api_v2/job_requests/{id}/re_rank_workers", needsToken, 1 * mib, s.reRankWorkers},
 
-		{"POST /api_v2/multi_day_job_requests", needsToken, 1 * mib, s.createMultiDay},
-		{"GET /api_v2/multi_day_job_requests/{id}", needsToken, 1 * mib, s.getMultiDay},
-		{"PATCH /api_v2/multi_day_job_requests/{id}", needsToken, 1 * mib, s.updateMultiDay},
+		{"POST /api_v2/multi_day_job_requests", needsToken, 1 * mib, multiDays.create},
+		{"GET /api_v2/multi_day_job_requests/{id}", needsToken, 1 * mib, multiDays.get},
+		{"PATCH /api_v2/multi_day_job_requests/{id}", needsToken, 1 * mib, multiDays.update},
 
 		{"GET /api_v2/badges", needsToken, 1 * mib, badges.list},
 		{"POST /api_v2/badges", needsToken, 1 * mib, badges.create},

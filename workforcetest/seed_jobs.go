@@ -26,23 +26,24 @@ func (s *Server) SeedJobs(n int) (first, last int64) {
 	if n < 1 {
 		return 0, 0
 	}
-	_ = s.st.run(func() error {
-		first, last = s.st.seedJobs(n)
+	_ = s.st.write(func(tx *tx) error {
+		first, last = tx.seedJobs(n)
 		return nil
 	})
 	return first, last
 }
 
-// seedJobs stores the records of SeedJobs. The caller holds st.mu.
-func (st *store) seedJobs(n int) (first, last int64) {
-	now := st.now()
+// seedJobs stores the records of SeedJobs.
+func (tx *tx) seedJobs(n int) (first, last int64) {
+	st := tx.st
+	now := tx.now()
 	start := now.Add(-seedJobsSpan)
 	step := seedJobsSpan / time.Duration(n)
-	employer := st.users.rows[firstUserID] // Seed.EmployerID
+	employer, _ := tx.user(firstUserID) // Seed.EmployerID
 	workers := make([]int64, min(n, seedJobsPerRequest))
 	for i := range workers {
-		u := st.addUser(user{kind: kindWorker, firstName: "Load", lastName: "Worker" + itoa(int64(i+1)),
-			email: "load.worker" + itoa(st.users.last+1) + "@example.com", phone: "+1213555" + itoa(2000+st.users.last%8000),
+		u := add(tx, &st.users, user{kind: kindWorker, firstName: "Load", lastName: "Worker" + itoa(int64(i+1)),
+			email: "load.worker" + itoa(st.users.next()) + "@example.com", phone: "+1213555" + itoa(2000+(st.users.next()-1)%8000),
 			city: "Los Angeles", addressState: "CA", zip: "90012", rating: "4.5",
 			agreedToTermsAt: start, phoneVerifiedAt: start, onboardingLastState: "completed",
 			stored: stored{createdAt: start, updatedAt: start}})
@@ -52,38 +53,38 @@ func (st *store) seedJobs(n int) (first, last int64) {
 	for i := range n {
 		created := start.Add(time.Duration(i) * step).Truncate(time.Millisecond)
 		if i%seedJobsPerRequest == 0 {
-			jr = st.addJobRequest(jobRequest{
+			jr = add(tx, &st.jobRequests, jobRequest{
 				customerID: employer.customerID, employerID: employer.id, createdBy: poolPrivate,
-				name: "Load Shift " + itoa(st.jobRequests.last+1), state: stateCompleted, category: "General Labor",
+				name: "Load Shift " + itoa(st.jobRequests.next()), state: stateCompleted, category: "General Labor",
 				address: "800 W Olympic Blvd", city: "Los Angeles", zip: "90015",
 				latitude: "34.042019", longitude: "-118.267109", description: "A shift made by SeedJobs.",
 				startTime: created.Add(time.Hour).Truncate(time.Hour), duration: 240,
 				slots: seedJobsPerRequest, wage: "18.5", classification: class1099,
-				createdAt: created.Add(-24 * time.Hour), updatedAt: created,
+				stored: stored{createdAt: created.Add(-24 * time.Hour), updatedAt: created},
 			})
 		}
-		j := &job{jobRequestID: jr.id, workerID: workers[i%len(workers)], createdAt: created,
-			classification: class1099, adjustedWage: jr.wage}
+		j := &job{jobRequestID: jr.id, workerID: workers[i%len(workers)], owner: poolPrivate,
+			stored: stored{createdAt: created}, classification: class1099, adjustedWage: jr.wage}
 		at := func(h float64) time.Time {
 			return minTime(created.Add(time.Duration(h*float64(time.Hour))).Truncate(time.Millisecond), now)
 		}
-		st.seedMove(j, stateFilled, created)
+		tx.seedMove(j, stateFilled, created)
 		switch i % 10 {
 		case 8:
 			j.cancelledReason = "decided_to_cancel"
-			st.seedMove(j, stateCancelled, at(1))
+			tx.seedMove(j, stateCancelled, at(1))
 		case 9:
-			st.seedMove(j, stateNoShow, at(2))
+			tx.seedMove(j, stateNoShow, at(2))
 		default:
-			st.seedMove(j, stateInProgress, at(2))
-			st.seedMove(j, stateCompleted, at(6))
+			tx.seedMove(j, stateInProgress, at(2))
+			tx.seedMove(j, stateCompleted, at(6))
 			hours := math.Round(j.completedAt.Sub(j.startedAt).Hours()*100) / 100
 			j.hoursWorked = &hours
 			if i%10 < 6 {
-				st.seedMove(j, stateApproved, at(8))
+				tx.seedMove(j, stateApproved, at(8))
 			}
 		}
-		st.addJob(j)
+		tx.insertSeededJob(j)
 		if first == 0 {
 			first = j.id
 		}
@@ -93,9 +94,8 @@ func (st *store) seedJobs(n int) (first, last int64) {
 	return first, last
 }
 
-// seedMove moves j to state `to` at t as move would, without its checks and commit. The
-// caller holds st.mu.
-func (st *store) seedMove(j *job, to string, t time.Time) {
+// seedMove moves j to state `to` at t as move would, without its checks and commit.
+func (tx *tx) seedMove(j *job, to string, t time.Time) {
 	switch to {
 	case stateFilled:
 		j.confirmedAt = t
@@ -106,6 +106,6 @@ func (st *store) seedMove(j *job, to string, t time.Time) {
 	case stateApproved, stateCancelled, stateNoShow:
 		j.finishedAt = t
 	}
-	j.transitions = append(j.transitions, transition{id: next(&st.lastTransition), name: to, createdAt: t})
+	j.transitions = append(j.transitions, transition{id: next(&tx.st.lastTransition), name: to, createdAt: t})
 	j.state, j.updatedAt = to, t
 }

@@ -44,9 +44,11 @@ func (s *Server) serve(rt route) http.HandlerFunc {
 		if err == nil {
 			b, err = parseBody(r.Header.Get("Content-Type"), raw)
 		}
+		query := r.URL.Query()
+		p := newParams(query, b)
 		var after *Fault
 		if !strings.HasPrefix(r.URL.Path, controlPrefix) {
-			s.log.add(record(r, raw, b, s.clock.now(), s.secrets, s.keepsBody(r, b)))
+			s.log.add(record(r, query, raw, b, s.clock.now(), s.secrets, s.keepsBody(r, p)))
 			if !s.wait(w, r) {
 				return
 			}
@@ -55,7 +57,7 @@ func (s *Server) serve(rt route) http.HandlerFunc {
 				return
 			}
 		}
-		v, err := s.dispatch(w, rt, r, b, err)
+		v, err := s.dispatch(w, rt, r, p, b, err)
 		if after != nil {
 			status, body := answerOf(v, err)
 			playAfter(w, after, status, body)
@@ -72,18 +74,18 @@ func (s *Server) serve(rt route) http.HandlerFunc {
 	}
 }
 
-// dispatch checks what rt asks of the request and runs its handler. bodyErr is the error of
-// reading the body, reported once the route is known to exist.
-func (s *Server) dispatch(w http.ResponseWriter, rt route, r *http.Request, b body, bodyErr error) (any, error) {
+// dispatch checks what rt asks of the request, whose parameters are p, and runs its handler.
+// bodyErr is the error of reading the body, reported once the route is known to exist.
+func (s *Server) dispatch(w http.ResponseWriter, rt route, r *http.Request, p params, b body, bodyErr error) (any, error) {
 	switch {
 	case rt.access == noRoute:
 		return nil, s.noRoute(w, r)
 	case bodyErr != nil:
 		return nil, bodyErr
 	}
-	c := &call{r: r, p: newParams(r.URL.Query(), b), body: b.raw, files: b.files}
+	c := &call{r: r, p: p, body: b.raw, files: b.files}
 	if rt.access == needsToken {
-		p, err := s.st.checkToken(c.p)
+		p, err := s.tokens.check(c.p, s.clock.now())
 		if err != nil {
 			return nil, err
 		}

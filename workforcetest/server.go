@@ -29,6 +29,7 @@ type Server struct {
 	keys      map[pool]KeyPair // the pairs authenticate accepts, safe from changes to the fields
 	clock     *clock
 	st        *store
+	tokens    tokens
 	seed      Seed
 	faults    faultQueue
 	log       requestLog
