@@ -233,3 +233,31 @@ func benchLastPage(b *testing.B, srv *workforcetest.Server, page func(k int) str
 	}
 	return lo
 }
+
+// BenchmarkSyncOfTheFake runs a full Jobs.Sync of 100,000 Jobs against the fake without latency,
+// with the SDK's default options, and reports the requests it sent:
+//
+//	go test -run '^$' -bench SyncOfTheFake -benchtime 3x ./workforcetest/
+func BenchmarkSyncOfTheFake(b *testing.B) {
+	srv := workforcetest.NewServer(b)
+	srv.SeedJobs(100000 - 1)
+	c, err := srv.Client()
+	if err != nil {
+		b.Fatal(err)
+	}
+	start := srv.Requests()
+	for b.Loop() {
+		var wm time.Time
+		n := 0
+		for _, err := range c.Jobs.Sync(b.Context(), &wm, nil) {
+			if err != nil {
+				b.Fatal(err)
+			}
+			n++
+		}
+		if n < 100000 {
+			b.Fatalf("synced %d Jobs, want 100,000", n)
+		}
+	}
+	b.ReportMetric(float64(len(srv.Requests())-len(start))/float64(b.N), "requests/op")
+}

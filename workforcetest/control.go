@@ -172,6 +172,9 @@ func (s *Server) controlFault(c *call) (any, error) {
 	if in.Status != 0 && (in.Status < 100 || in.Status > 599) {
 		fe.add("status", "must be an HTTP status, or 0 to answer normally")
 	}
+	if in.Times < 0 {
+		fe.add("times", "must be a number of requests, 0 (once) or more")
+	}
 	if in.DelayMS < 0 || in.DelayMS > int64(math.MaxInt64/time.Millisecond) {
 		fe.add("delay_ms", "must be a number of milliseconds, 0 or more")
 	}
@@ -211,4 +214,10 @@ func (s *Server) controlSeed(*call) (any, error) { return s.Seed(), nil }
 // controlWebhookAttempts serves GET /_fake/webhooks/attempts: {"attempts": [...]}.
 func (s *Server) controlWebhookAttempts(*call) (any, error) {
 	return map[string][]WebhookAttempt{"attempts": s.WebhookAttempts()}, nil
+}
+
+// controlClearFaults serves DELETE /_fake/faults: ClearFaults, answering {}.
+func (s *Server) controlClearFaults(*call) (any, error) {
+	s.ClearFaults()
+	return struct{}{}, nil
 }

@@ -149,9 +149,22 @@ func TestControlFaults(t *testing.T) {
 	status, _ = f.control(http.MethodGet, "seed")
 	assert.Equal(t, http.StatusOK, status)
 
+	for _, p := range []string{"/api_v2/info", "/api_v2/jobs"} {
+		status, _ = f.json(http.MethodPost, "/_fake/faults", nil, obj{"path": p, "status": 503, "times": 3})
+		require.Equal(t, http.StatusOK, status)
+	}
+	status, body = f.control(http.MethodDelete, "faults")
+	require.Equal(t, http.StatusOK, status, body)
+	assert.Equal(t, obj{}, body)
+	status, _ = f.get("/api_v2/info", "")
+	assert.Equal(t, http.StatusOK, status, "DELETE /_fake/faults clears every pending fault")
+	status, _ = f.get("/api_v2/jobs", f.private)
+	assert.Equal(t, http.StatusOK, status)
+
 	for name, bad := range map[string]obj{
 		"path":     {"status": 503},
 		"status":   {"path": "/api_v2/info", "status": 42},
+		"times":    {"path": "/api_v2/info", "status": 503, "times": -1},
 		"delay_ms": {"path": "/api_v2/info", "delay_ms": -1},
 		"body":     {"path": "/api_v2/info", "delay": "1s"}, // a misspelt field
 	} {

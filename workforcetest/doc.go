@@ -200,6 +200,7 @@
 //	POST   /_fake/clock/advance?seconds=N               Advance        {"now": "…"} (N may be negative;
 //	                                                                   Job Requests reached become unfilled)
 //	POST   /_fake/faults                                InjectFault    {}
+//	DELETE /_fake/faults                                ClearFaults    {}
 //	GET    /_fake/latency                               Latency        {"latency_ms": 0}
 //	POST   /_fake/latency?ms=N                          SetLatency     {"latency_ms": N}
 //	GET    /_fake/requests                              Requests       {"requests": [{"method", "path", "query", "header", "body", "body_size", "time"}]}

@@ -78,6 +78,7 @@ func (s *Server) routes() []route {
 		{"GET /_fake/clock", noToken, 1 * mib, s.controlNow},
 		{"POST /_fake/clock/advance", noToken, 1 * mib, s.controlAdvance},
 		{"POST /_fake/faults", noToken, 1 * mib, s.controlFault},
+		{"DELETE /_fake/faults", noToken, 1 * mib, s.controlClearFaults},
 		{"GET /_fake/latency", noToken, 1 * mib, s.controlLatency},
 		{"POST /_fake/latency", noToken, 1 * mib, s.controlSetLatency},
 		{"GET /_fake/requests", noToken, 1 * mib, s.controlRequests},

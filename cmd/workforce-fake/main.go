@@ -70,6 +70,7 @@ Control API: no token, JSON answers, errors {"error": "..."} with 404 or 422, ne
                                                       "times", "status", "retry_after", "body", "drop", "delay_ms",
                                                       "drop_after", "truncate"}; drop_after and truncate let
                                                       the server act, then drop or cut its answer
+  DELETE /_fake/faults                                forget the faults not yet played -> {}
   GET    /_fake/latency                               the wait before every API answer -> {"latency_ms": N}
   POST   /_fake/latency?ms=N                          set it (0: none) -> {"latency_ms": N}
   GET    /_fake/requests                              the requests received -> {"requests": [...]}
