@@ -27,6 +27,14 @@ func (p pool) key() string {
 	return ""
 }
 
+// title answers the pool's name in a sentence: "Private" or "Public".
+func (p pool) title() string {
+	if p == poolPublic {
+		return "Public"
+	}
+	return "Private"
+}
+
 // tokenLifetime is how long a token lives on the fake clock.
 const tokenLifetime = 24 * time.Hour
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"log"
@@ -21,9 +22,10 @@ import (
 type Server struct {
 	// URL is the base URL, e.g. "http://127.0.0.1:43123"; the API lives under URL + "/api_v2".
 	URL string
-	// Private is the Private Pool key pair, pk_test_… and sk_test_…, random for each server.
+	// Private is the Private Pool key pair, pk_test_… and sk_test_…: random for each server,
+	// unless WithKeys fixes it.
 	Private KeyPair
-	// Public is the Public Pool key pair, random for each server.
+	// Public is the Public Pool key pair: random for each server, unless WithPublicKeys fixes it.
 	Public KeyPair
 
 	keys      map[pool]KeyPair // the pairs authenticate accepts, safe from changes to the fields
@@ -62,6 +64,7 @@ type config struct {
 	receivers                 []string // webhook receivers
 	remote                    bool     // listen on any address, not only a loopback one
 	latency                   time.Duration
+	private, public           KeyPair // fixed key pairs; zero: random
 }
 
 // Option configures Start and NewServer.
@@ -93,6 +96,16 @@ func WithWebhookReceiver(url string) Option {
 	return func(c *config) { c.receivers = append(c.receivers, url) }
 }
 
+// WithKeys fixes the Private Pool key pair, random by default, for a fake whose clients are
+// configured before it starts (a compose file, a CI job). Both keys are test keys: pk_test_ and
+// sk_test_, each followed by 1 to 100 letters, digits, '_' or '-'. Start refuses any other, and
+// a live-looking one (pk_live_…, sk_live_…) first of all; its errors never quote a key.
+func WithKeys(private KeyPair) Option { return func(c *config) { c.private = private } }
+
+// WithPublicKeys fixes the Public Pool key pair, as WithKeys fixes the Private Pool's. The two
+// pairs must differ.
+func WithPublicKeys(public KeyPair) Option { return func(c *config) { c.public = public } }
+
 // NewServer starts a fake on 127.0.0.1 with a free port and closes it with tb.Cleanup. It fails
 // the test if the server cannot start.
 func NewServer(tb testing.TB, opts ...Option) *Server {
@@ -118,6 +131,10 @@ func Start(opts ...Option) (*Server, error) {
 	if err := checkLoopback(cfg.addr); err != nil && !cfg.remote {
 		return nil, err
 	}
+	keys, err := cfg.keys()
+	if err != nil {
+		return nil, err
+	}
 	for _, r := range cfg.receivers {
 		if err := checkReceiver(r); err != nil {
 			return nil, err
@@ -129,12 +146,12 @@ func Start(opts ...Option) (*Server, error) {
 	}
 	s := &Server{
 		URL:     "http://" + ln.Addr().String(),
-		Private: KeyPair{APIKey: "pk_test_" + randomHex(16), SecretKey: "sk_test_" + randomHex(16)},
-		Public:  KeyPair{APIKey: "pk_test_" + randomHex(16), SecretKey: "sk_test_" + randomHex(16)},
+		Private: keys[poolPrivate],
+		Public:  keys[poolPublic],
 		clock:   newClock(cfg.start, cfg.ticking),
 	}
 	s.SetLatency(cfg.latency)
-	s.keys = map[pool]KeyPair{poolPrivate: s.Private, poolPublic: s.Public}
+	s.keys = keys
 	s.st = newStore(s.clock)
 	s.seed = s.st.seed()
 	s.mux, s.unrouted = s.newMux()
@@ -156,6 +173,50 @@ func Start(opts ...Option) (*Server, error) {
 	}
 	go func() { _ = s.http.Serve(ln) }()
 	return s, nil
+}
+
+// keys answers the key pairs of both pools: the fixed ones, checked, and random ones for the
+// others.
+func (c config) keys() (map[pool]KeyPair, error) {
+	out := map[pool]KeyPair{}
+	for p, fixed := range map[pool]KeyPair{poolPrivate: c.private, poolPublic: c.public} {
+		if fixed == (KeyPair{}) {
+			out[p] = KeyPair{APIKey: "pk_test_" + randomHex(16), SecretKey: "sk_test_" + randomHex(16)}
+			continue
+		}
+		if err := checkKeys(p, fixed); err != nil {
+			return nil, err
+		}
+		out[p] = fixed
+	}
+	if a, b := out[poolPrivate], out[poolPublic]; a.APIKey == b.APIKey || a.SecretKey == b.SecretKey {
+		return nil, errors.New("workforcetest: the Private and the Public Pool key pairs must differ")
+	}
+	return out, nil
+}
+
+// checkKeys refuses a pair of p that is not a pair of test keys, without quoting a key.
+func checkKeys(p pool, kp KeyPair) error {
+	for _, k := range []struct{ name, prefix, key string }{{"API key", "pk", kp.APIKey}, {"secret key", "sk", kp.SecretKey}} {
+		name := p.title() + " Pool " + k.name
+		rest, test := strings.CutPrefix(k.key, k.prefix+"_test_")
+		switch {
+		case k.key == "":
+			return fmt.Errorf("workforcetest: the %s is missing: a fixed pair needs both keys", name)
+		case strings.HasPrefix(k.key, k.prefix+"_live_"):
+			return fmt.Errorf("workforcetest: the %s is a live key (%s_live_…): the fake takes test keys (%s_test_…) only",
+				name, k.prefix, k.prefix)
+		case !test || len(rest) == 0 || len(rest) > 100 || strings.ContainsFunc(rest, notKeyRune):
+			return fmt.Errorf("workforcetest: the %s is not a test key: %s_test_ followed by 1 to 100 letters, digits, _ or -",
+				name, k.prefix)
+		}
+	}
+	return nil
+}
+
+// notKeyRune tells whether r may not stand in a key after its prefix.
+func notKeyRune(r rune) bool {
+	return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-')
 }
 
 // checkLoopback refuses a listen address whose host is not a loopback address or "localhost".

@@ -39,6 +39,50 @@ func TestKeys(t *testing.T) {
 	assert.NotEqual(t, a.URL, b.URL)
 }
 
+// TestWithKeysFixesTheKeyPairs starts fakes with fixed key pairs: they authenticate, and a pool
+// left alone keeps a random pair.
+func TestWithKeysFixesTheKeyPairs(t *testing.T) {
+	t.Parallel()
+	private := workforcetest.KeyPair{APIKey: "pk_test_compose-private", SecretKey: "sk_test_compose_private_1"}
+	public := workforcetest.KeyPair{APIKey: "pk_test_compose-public", SecretKey: "sk_test_compose_public_1"}
+	f := newFake(t, workforcetest.WithKeys(private), workforcetest.WithPublicKeys(public)) // authenticates with both
+	assert.Equal(t, private, f.Private)
+	assert.Equal(t, public, f.Public)
+	assert.Equal(t, private, f.Ready().Private)
+
+	only := workforcetest.NewServer(t, workforcetest.WithKeys(private))
+	assert.Equal(t, private, only.Private)
+	assert.Regexp(t, `^pk_test_[0-9a-f]{32}$`, only.Public.APIKey)
+}
+
+// TestStartRefusesKeysThatAreNotTestKeys gives Start live, malformed and half key pairs: each is
+// refused with an error that quotes no key.
+func TestStartRefusesKeysThatAreNotTestKeys(t *testing.T) {
+	t.Parallel()
+	good := workforcetest.KeyPair{APIKey: "pk_test_good", SecretKey: "sk_test_good"}
+	for name, tc := range map[string]struct {
+		opts []workforcetest.Option
+		want string
+	}{
+		"live API key":      {[]workforcetest.Option{workforcetest.WithKeys(workforcetest.KeyPair{APIKey: "pk_live_SECRETVALUE", SecretKey: "sk_test_SECRETVALUE"})}, "Private Pool API key is a live key"},
+		"live secret key":   {[]workforcetest.Option{workforcetest.WithPublicKeys(workforcetest.KeyPair{APIKey: "pk_test_SECRETVALUE", SecretKey: "sk_live_SECRETVALUE"})}, "Public Pool secret key is a live key"},
+		"swapped":           {[]workforcetest.Option{workforcetest.WithKeys(workforcetest.KeyPair{APIKey: "sk_test_SECRETVALUE", SecretKey: "pk_test_SECRETVALUE"})}, "not a test key"},
+		"no secret key":     {[]workforcetest.Option{workforcetest.WithKeys(workforcetest.KeyPair{APIKey: "pk_test_SECRETVALUE"})}, "secret key is missing"},
+		"a space":           {[]workforcetest.Option{workforcetest.WithKeys(workforcetest.KeyPair{APIKey: "pk_test_SECRET VALUE", SecretKey: "sk_test_SECRETVALUE"})}, "not a test key"},
+		"prefix only":       {[]workforcetest.Option{workforcetest.WithKeys(workforcetest.KeyPair{APIKey: "pk_test_", SecretKey: "sk_test_SECRETVALUE"})}, "not a test key"},
+		"too long":          {[]workforcetest.Option{workforcetest.WithKeys(workforcetest.KeyPair{APIKey: "pk_test_SECRETVALUE" + strings.Repeat("x", 100), SecretKey: "sk_test_SECRETVALUE"})}, "not a test key"},
+		"one pair for both": {[]workforcetest.Option{workforcetest.WithKeys(good), workforcetest.WithPublicKeys(good)}, "must differ"},
+	} {
+		srv, err := workforcetest.Start(tc.opts...)
+		if !assert.Error(t, err, name) {
+			srv.Close()
+			continue
+		}
+		assert.Contains(t, err.Error(), tc.want, name)
+		assert.NotContains(t, err.Error(), "SECRET", name)
+	}
+}
+
 func TestClock(t *testing.T) {
 	t.Parallel()
 	start := time.Date(2026, 2, 3, 4, 5, 6, 0, time.UTC)

@@ -5,12 +5,19 @@
 // Usage:
 //
 //	workforce-fake [-addr 127.0.0.1:0] [-allow-remote] [-latency 0s] [-jobs 0] [-webhook-url URL]...
+//	               [-api-key pk_test_… -secret-key sk_test_…] [-public-api-key … -public-secret-key …]
 //
 // The first line it writes to standard output is one JSON object (workforcetest.Ready) with the
 // base URL, both key pairs and the ids of the seeded records:
 //
 //	{"base_url": "http://127.0.0.1:43123", "private": {"api_key": "pk_test_…", "secret_key": "sk_test_…"},
 //	 "public": {"api_key": "…", "secret_key": "…"}, "seed": {"customer_id": 11, …}}
+//
+// The key pairs are random, unless fixed by the flags or by the environment variables
+// WORKFORCE_FAKE_API_KEY and WORKFORCE_FAKE_SECRET_KEY (the Private Pool's) and
+// WORKFORCE_FAKE_PUBLIC_API_KEY and WORKFORCE_FAKE_PUBLIC_SECRET_KEY (the Public Pool's), so that a
+// receiver started beside it can be configured beforehand; a flag wins over its variable. They
+// must be test keys (pk_test_… and sk_test_…); a live-looking or malformed key is refused.
 //
 // It then serves until SIGINT or SIGTERM and exits 0. Its clock follows the wall clock. Errors
 // go to standard error with exit status 1; a listen address that is not a loopback address is
@@ -38,7 +45,7 @@ import (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
 	stop()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "workforce-fake:", err)
@@ -48,9 +55,12 @@ func main() {
 
 // usage is the -h text, before the flags.
 const usage = `Usage: workforce-fake [-addr 127.0.0.1:0] [-allow-remote] [-latency 0s] [-jobs 0] [-webhook-url URL]...
+       [-api-key pk_test_… -secret-key sk_test_…] [-public-api-key pk_test_… -public-secret-key sk_test_…]
 
 Serves the in-memory fake of Workforce Marketplace API v2 under <base_url>/api_v2. The first line
-on standard output is JSON: {"base_url", "private", "public", "seed"}.
+on standard output is JSON: {"base_url", "private", "public", "seed"}. The key pairs are random
+unless fixed by the flags below or by WORKFORCE_FAKE_API_KEY, WORKFORCE_FAKE_SECRET_KEY (the Private
+Pool's), WORKFORCE_FAKE_PUBLIC_API_KEY and WORKFORCE_FAKE_PUBLIC_SECRET_KEY; test keys only.
 
 Control API: no token, JSON answers, errors {"error": "..."} with 404 or 422, never recorded or faulted.
   POST   /_fake/job_requests/{id}/apply?worker_id=N   a Worker applies (pending workflow) -> {"job_id": N}
@@ -87,9 +97,17 @@ tried again 60, 120 and 240 seconds later on the fake's clock (see /_fake/clock/
 Flags:
 `
 
-// run parses args, starts the fake, announces it on stdout and serves until ctx ends. Usage
-// goes to stderr.
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+// keyFlags are the flags that fix the keys, each with the environment variable it overrides.
+var keyFlags = []struct{ flag, variable, usage string }{
+	{"api-key", "WORKFORCE_FAKE_API_KEY", "the Private Pool's API `key`, pk_test_…"},
+	{"secret-key", "WORKFORCE_FAKE_SECRET_KEY", "the Private Pool's secret `key`, sk_test_…"},
+	{"public-api-key", "WORKFORCE_FAKE_PUBLIC_API_KEY", "the Public Pool's API `key`, pk_test_…"},
+	{"public-secret-key", "WORKFORCE_FAKE_PUBLIC_SECRET_KEY", "the Public Pool's secret `key`, sk_test_…"},
+}
+
+// run parses args, with getenv reading the environment, starts the fake, announces it on stdout
+// and serves until ctx ends. Usage goes to stderr.
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	flags := flag.NewFlagSet("workforce-fake", flag.ContinueOnError)
 	flags.SetOutput(stderr)
 	flags.Usage = func() {
@@ -100,6 +118,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	remote := flags.Bool("allow-remote", false, "allow an -addr that is not loopback, such as 0.0.0.0:8080 in a container;\nanyone who reaches it can drive the fake, keys included")
 	latency := flags.Duration("latency", 0, "wait `duration` (e.g. 50ms) before answering every API request")
 	jobs := flags.Int("jobs", 0, "add `n` Jobs to the seeded records, spread over the last 90 days (for load tests)")
+	keys := map[string]*string{}
+	for _, k := range keyFlags {
+		keys[k.flag] = flags.String(k.flag, "", "fix "+k.usage+" (else $"+k.variable+"; else random)")
+	}
 	var receivers []string
 	flags.Func("webhook-url", "deliver webhooks to `URL` (http or https on a loopback host); may be repeated", func(u string) error {
 		receivers = append(receivers, u)
@@ -111,6 +133,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		return err
 	}
+	for _, k := range keyFlags {
+		if *keys[k.flag] == "" {
+			*keys[k.flag] = getenv(k.variable)
+		}
+	}
 	if flags.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments: %q", flags.Args())
 	}
@@ -121,6 +148,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		workforcetest.WithLatency(*latency)}
 	if *remote {
 		opts = append(opts, workforcetest.WithRemoteAccess())
+	}
+	if private := (workforcetest.KeyPair{APIKey: *keys["api-key"], SecretKey: *keys["secret-key"]}); private != (workforcetest.KeyPair{}) {
+		opts = append(opts, workforcetest.WithKeys(private))
+	}
+	if public := (workforcetest.KeyPair{APIKey: *keys["public-api-key"], SecretKey: *keys["public-secret-key"]}); public != (workforcetest.KeyPair{}) {
+		opts = append(opts, workforcetest.WithPublicKeys(public))
 	}
 	for _, u := range receivers {
 		opts = append(opts, workforcetest.WithWebhookReceiver(u))

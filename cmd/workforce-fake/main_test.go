@@ -22,6 +22,9 @@ import (
 	"github.com/workforce-marketplace/workforce-go/workforcetest"
 )
 
+// noEnv is an empty environment.
+func noEnv(string) string { return "" }
+
 func TestRunServesUntilCancelled(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithCancel(t.Context())
@@ -29,7 +32,7 @@ func TestRunServesUntilCancelled(t *testing.T) {
 	out, write := io.Pipe()
 	done := make(chan error, 1)
 	go func() {
-		err := run(ctx, []string{"-addr", "127.0.0.1:0"}, write, io.Discard)
+		err := run(ctx, []string{"-addr", "127.0.0.1:0"}, noEnv, write, io.Discard)
 		_ = write.Close()
 		done <- err
 	}()
@@ -83,12 +86,12 @@ func TestRunRefuses(t *testing.T) {
 		"latency not a duration":  {"-latency", "50"},
 	} {
 		var stdout, stderr bytes.Buffer
-		err := run(t.Context(), args, &stdout, &stderr)
+		err := run(t.Context(), args, noEnv, &stdout, &stderr)
 		assert.Error(t, err, name)
 		assert.Empty(t, stdout.String(), name)
 	}
 	var stderr bytes.Buffer
-	require.NoError(t, run(t.Context(), []string{"-h"}, io.Discard, &stderr))
+	require.NoError(t, run(t.Context(), []string{"-h"}, noEnv, io.Discard, &stderr))
 	assert.Contains(t, stderr.String(), "-addr")
 	for _, endpoint := range []string{"/_fake/job_requests/{id}/apply", "/_fake/job_requests/{id}/post",
 		"/_fake/job_requests/{id}/cancel", "/_fake/workers/{id}/badges?badge_id=N", "/_fake/jobs/{id}/", "no_show", "/_fake/clock/advance",
@@ -129,7 +132,7 @@ func TestWebhooksFromTheBinary(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	out, write := io.Pipe()
-	go func() { _ = run(ctx, []string{"-webhook-url", receiver.URL + "/hooks"}, write, io.Discard) }()
+	go func() { _ = run(ctx, []string{"-webhook-url", receiver.URL + "/hooks"}, noEnv, write, io.Discard) }()
 	line, err := bufio.NewReader(out).ReadBytes('\n')
 	require.NoError(t, err)
 	var ready struct {
@@ -179,7 +182,7 @@ func TestRunAllowsRemoteWhenAsked(t *testing.T) {
 	out, write := io.Pipe()
 	done := make(chan error, 1)
 	go func() {
-		err := run(ctx, []string{"-addr", "0.0.0.0:0", "-allow-remote"}, write, io.Discard)
+		err := run(ctx, []string{"-addr", "0.0.0.0:0", "-allow-remote"}, noEnv, write, io.Discard)
 		_ = write.Close()
 		done <- err
 	}()
@@ -201,7 +204,7 @@ func TestRunLatencyAndJobs(t *testing.T) {
 	out, write := io.Pipe()
 	done := make(chan error, 1)
 	go func() {
-		err := run(ctx, []string{"-latency", "30ms", "-jobs", "120"}, write, io.Discard)
+		err := run(ctx, []string{"-latency", "30ms", "-jobs", "120"}, noEnv, write, io.Discard)
 		_ = write.Close()
 		done <- err
 	}()
@@ -238,4 +241,89 @@ func TestRunLatencyAndJobs(t *testing.T) {
 	assert.JSONEq(t, `{"latency_ms": 30}`, string(body))
 	cancel()
 	require.NoError(t, <-done)
+}
+
+// start runs the binary's run with args and the environment env until the test ends, and answers
+// its ready line.
+func start(t *testing.T, args []string, env map[string]string) workforcetest.Ready {
+	t.Helper()
+	ctx, cancel := context.WithCancel(t.Context())
+	out, write := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		err := run(ctx, args, func(name string) string { return env[name] }, write, io.Discard)
+		_ = write.Close()
+		done <- err
+	}()
+	t.Cleanup(func() {
+		cancel()
+		require.NoError(t, <-done)
+	})
+	line, err := bufio.NewReader(out).ReadBytes('\n')
+	require.NoError(t, err)
+	var ready workforcetest.Ready
+	require.NoError(t, json.Unmarshal(line, &ready), string(line))
+	return ready
+}
+
+// authenticates tells whether keys authenticate at the fake at base.
+func authenticates(t *testing.T, base string, keys workforcetest.KeyPair) bool {
+	t.Helper()
+	resp, err := http.PostForm(base+"/api_v2/authenticate", url.Values{"api_key": {keys.APIKey}, "secret_key": {keys.SecretKey}})
+	require.NoError(t, err)
+	require.NoError(t, resp.Body.Close())
+	return resp.StatusCode == http.StatusOK
+}
+
+// TestRunTakesKeysFromTheEnvironment starts the binary with fixed keys in the environment, and
+// with flags that override them.
+func TestRunTakesKeysFromTheEnvironment(t *testing.T) {
+	t.Parallel()
+	env := map[string]string{
+		"WORKFORCE_FAKE_API_KEY":           "pk_test_compose",
+		"WORKFORCE_FAKE_SECRET_KEY":        "sk_test_compose",
+		"WORKFORCE_FAKE_PUBLIC_API_KEY":    "pk_test_compose_public",
+		"WORKFORCE_FAKE_PUBLIC_SECRET_KEY": "sk_test_compose_public",
+	}
+	ready := start(t, nil, env)
+	assert.Equal(t, workforcetest.KeyPair{APIKey: "pk_test_compose", SecretKey: "sk_test_compose"}, ready.Private)
+	assert.Equal(t, workforcetest.KeyPair{APIKey: "pk_test_compose_public", SecretKey: "sk_test_compose_public"}, ready.Public)
+	assert.True(t, authenticates(t, ready.BaseURL, ready.Private))
+	assert.True(t, authenticates(t, ready.BaseURL, ready.Public))
+
+	ready = start(t, []string{"-api-key", "pk_test_flag", "-secret-key", "sk_test_flag"}, env)
+	assert.Equal(t, workforcetest.KeyPair{APIKey: "pk_test_flag", SecretKey: "sk_test_flag"}, ready.Private, "a flag wins over its variable")
+	assert.True(t, authenticates(t, ready.BaseURL, ready.Private))
+	assert.Equal(t, "pk_test_compose_public", ready.Public.APIKey)
+
+	ready = start(t, nil, map[string]string{"WORKFORCE_FAKE_API_KEY": "pk_test_only", "WORKFORCE_FAKE_SECRET_KEY": "sk_test_only"})
+	assert.Equal(t, "pk_test_only", ready.Private.APIKey)
+	assert.Regexp(t, `^pk_test_[0-9a-f]{32}$`, ready.Public.APIKey, "the Public Pool's stay random")
+}
+
+// TestRunRefusesKeysThatAreNotTestKeys gives the binary live and malformed keys: it refuses them
+// before it announces anything, without quoting them, and -h shows no key from the environment.
+func TestRunRefusesKeysThatAreNotTestKeys(t *testing.T) {
+	t.Parallel()
+	for name, tc := range map[string]struct {
+		args []string
+		env  map[string]string
+	}{
+		"live secret key from the environment": {nil, map[string]string{"WORKFORCE_FAKE_API_KEY": "pk_live_HIDDEN", "WORKFORCE_FAKE_SECRET_KEY": "sk_live_HIDDEN"}},
+		"live key by flag":                     {[]string{"-public-api-key", "pk_live_HIDDEN", "-public-secret-key", "sk_test_HIDDEN"}, nil},
+		"malformed":                            {[]string{"-api-key", "pk_test_HIDDEN!", "-secret-key", "sk_test_HIDDEN"}, nil},
+		"half a pair":                          {nil, map[string]string{"WORKFORCE_FAKE_SECRET_KEY": "sk_test_HIDDEN"}},
+	} {
+		var stdout, stderr bytes.Buffer
+		err := run(t.Context(), tc.args, func(v string) string { return tc.env[v] }, &stdout, &stderr)
+		if assert.Error(t, err, name) {
+			assert.NotContains(t, err.Error(), "HIDDEN", name)
+		}
+		assert.Empty(t, stdout.String(), name)
+	}
+	var stderr bytes.Buffer
+	env := map[string]string{"WORKFORCE_FAKE_SECRET_KEY": "sk_test_HIDDEN"}
+	require.NoError(t, run(t.Context(), []string{"-h"}, func(v string) string { return env[v] }, io.Discard, &stderr))
+	assert.NotContains(t, stderr.String(), "HIDDEN", "-h shows no key")
+	assert.Contains(t, stderr.String(), "WORKFORCE_FAKE_SECRET_KEY")
 }
