@@ -12,9 +12,47 @@ import (
 	"time"
 )
 
-// controlPrefix starts the paths of the control API: Server's methods over HTTP, for tests that
-// drive cmd/workforce-fake from another language. It needs no token, its requests are neither
-// recorded nor faulted, and it is as reachable as the fake itself: from this machine only.
+// ControlAPI lists the control API: Server's methods over HTTP, under /_fake/, for tests that
+// drive cmd/workforce-fake from another language (workforce-fake -h prints it). It needs no
+// token and answers JSON, errors as {"error": "..."} with 404 or 422; its requests are neither
+// recorded nor faulted; it is as reachable as the fake itself: from this machine, unless the
+// fake was started WithRemoteAccess.
+const ControlAPI = `POST   /_fake/job_requests/{id}/apply?worker_id=N  Apply: the Worker applies (pending workflow) -> {"job_id": N}
+POST   /_fake/job_requests/{id}/accept?worker_id=N Accept: the Worker accepts -> {"job_id": N}
+POST   /_fake/job_requests/{id}/post               PostJobRequest: post a draft -> {"state": "posted"}
+POST   /_fake/job_requests/{id}/cancel             CancelJobRequest, its open Jobs too -> {"state": "cancelled"}
+POST   /_fake/jobs/{id}/start                      StartJob -> {"state": "in_progress"}; with ?latitude=L&longitude=G,
+                                                   StartJobAt: where the Worker checks in (see GET /users/:id/tracking)
+POST   /_fake/jobs/{id}/pause                      Pause -> {"state": "paused"}
+POST   /_fake/jobs/{id}/complete                   Complete -> {"state": "completed"}; with ?latitude=L&longitude=G,
+                                                   CompleteAt
+POST   /_fake/jobs/{id}/withdraw                   Withdraw -> {"state": "withdrawn"}
+POST   /_fake/jobs/{id}/approve                    Approve -> {"state": "approved"}
+POST   /_fake/jobs/{id}/no_show                    NoShow -> {"state": "no_show"}
+POST   /_fake/workers/{id}/badges?badge_id=N       GrantBadge -> {"worker_id": N, "badge_id": M}
+GET    /_fake/clock                                Now -> {"now": "2026-11-23T04:50:40Z"}
+POST   /_fake/clock/advance?seconds=N              Advance, N may be negative -> {"now": "..."}; Job Requests
+                                                   whose start it reaches with an open slot become unfilled
+POST   /_fake/faults                               InjectFault -> {}; the JSON body is a Fault, with the delay in
+                                                   milliseconds and no other field: {"method", "path", "times",
+                                                   "status", "retry_after", "body", "drop", "delay_ms",
+                                                   "drop_after", "truncate"}
+DELETE /_fake/faults                               ClearFaults: forget the faults not yet played -> {}
+GET    /_fake/latency                              Latency -> {"latency_ms": N}
+POST   /_fake/latency?ms=N                         SetLatency, 0 for none -> {"latency_ms": N}
+GET    /_fake/requests                             Requests -> {"requests": [{"method", "path", "query", "header",
+                                                   "body" (as text), "body_size", "time"}]}
+DELETE /_fake/requests                             ResetRequests -> {}
+GET    /_fake/seed                                 Seed -> {"customer_id": 11, ...}
+POST   /_fake/webhooks?url=U                       AddWebhookReceiver (http or https on a loopback host) -> {}
+GET    /_fake/webhooks/attempts                    WebhookAttempts -> {"attempts": [{"url", "resource", "id",
+                                                   "state", "attempt", "status", "error", "time", "body",
+                                                   "signature"}]}
+POST   /_fake/webhooks/wait                        WaitWebhooks, for 10 seconds at most -> {}
+`
+
+// controlPrefix starts the paths of the control API (see ControlAPI), whose requests are neither
+// recorded nor faulted.
 const controlPrefix = "/_fake/"
 
 // controlAddReceiver serves POST /_fake/webhooks?url=U: AddWebhookReceiver, answering {}.

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -250,4 +251,23 @@ func TestControlJobRequestMoves(t *testing.T) {
 			assert.Contains(t, fieldErrors(t, body), tc.field, name)
 		}
 	}
+}
+
+// TestControlAPIListsEveryControlRoute checks that ControlAPI, the control API's one
+// description, names exactly the control routes the fake serves.
+func TestControlAPIListsEveryControlRoute(t *testing.T) {
+	t.Parallel()
+	var listed, served []string
+	for _, line := range strings.Split(workforcetest.ControlAPI, "\n") {
+		if method, rest, ok := strings.Cut(line, " "); ok && method != "" {
+			route, _, _ := strings.Cut(strings.Fields(rest)[0], "?")
+			listed = append(listed, method+" "+route)
+		}
+	}
+	for _, pattern := range workforcetest.NewServer(t).RoutePatterns() {
+		if strings.Contains(pattern, " /_fake/") {
+			served = append(served, pattern)
+		}
+	}
+	assert.ElementsMatch(t, served, listed)
 }

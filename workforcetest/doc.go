@@ -184,37 +184,7 @@
 // # Control API
 //
 // Such tests drive the fake through the control API under /_fake/, which maps one to one onto
-// Server's methods. It needs no token and answers JSON, errors as {"error": "..."} with 404 or
-// 422; its requests are neither recorded nor faulted; like the whole fake, it listens on a
-// loopback address only.
-//
-//	POST   /_fake/job_requests/{id}/apply?worker_id=N   Apply          {"job_id": 1002}
-//	POST   /_fake/job_requests/{id}/accept?worker_id=N  Accept         {"job_id": 1002}
-//	POST   /_fake/jobs/{id}/start                       StartJob       {"state": "in_progress"}
-//	       … /pause, /complete, /withdraw, /approve, /no_show: Pause, Complete, Withdraw, Approve, NoShow
-//	POST   /_fake/jobs/{id}/start?latitude=L&longitude=G StartJobAt    (and /complete: CompleteAt)
-//	POST   /_fake/job_requests/{id}/post                PostJobRequest {"state": "posted"}
-//	POST   /_fake/job_requests/{id}/cancel              CancelJobRequest {"state": "cancelled"}
-//	POST   /_fake/workers/{id}/badges?badge_id=N        GrantBadge     {"worker_id": 105, "badge_id": 301}
-//	GET    /_fake/clock                                 Now            {"now": "2026-11-23T04:50:40Z"}
-//	POST   /_fake/clock/advance?seconds=N               Advance        {"now": "…"} (N may be negative;
-//	                                                                   Job Requests reached become unfilled)
-//	POST   /_fake/faults                                InjectFault    {}
-//	DELETE /_fake/faults                                ClearFaults    {}
-//	GET    /_fake/latency                               Latency        {"latency_ms": 0}
-//	POST   /_fake/latency?ms=N                          SetLatency     {"latency_ms": N}
-//	GET    /_fake/requests                              Requests       {"requests": [{"method", "path", "query", "header", "body", "body_size", "time"}]}
-//	DELETE /_fake/requests                              ResetRequests  {}
-//	GET    /_fake/seed                                  Seed           {"customer_id": 11, …}
-//	POST   /_fake/webhooks?url=U                        AddWebhookReceiver {}
-//	GET    /_fake/webhooks/attempts                     WebhookAttempts {"attempts": [{"url", "resource", "id", "state",
-//	                                                    "attempt", "status", "error", "time", "body", "signature"}]}
-//	POST   /_fake/webhooks/wait                         WaitWebhooks   {} (waits at most 10 s)
-//
-// POST /_fake/faults takes a Fault as a JSON object, with the delay in milliseconds and no
-// other fields: {"method": "GET", "path": "/api_v2/jobs", "times": 2, "status": 503,
-// "retry_after": "1", "body": "", "drop": false, "delay_ms": 0, "drop_after": false,
-// "truncate": false}. A recorded request's body is answered as text.
+// Server's methods; ControlAPI lists its routes.
 //
 // The request log (Requests) keeps the last 10,000 requests, fewer when they would hold more
 // than 32 MiB. A request is recorded before it is routed or authenticated; its body is kept only

@@ -9,8 +9,7 @@ import (
 // The moves below happen outside the API: a Worker's app, a requestor's dashboard, the
 // platform's back office. Each one obeys the state tables of CONTRACT §6, appends a transition
 // (Jobs), bumps updated_at, moves the Job Request along with its Jobs, and returns a descriptive
-// error for a disallowed move or an unknown id. Each is committed through the store's one
-// commit point.
+// error for a disallowed move or an unknown id. Each is one write of the store.
 
 // outside runs fn in a write and prefixes an error with the move's verb.
 func (s *Server) outside(verb string, fn func(*tx) error) error {

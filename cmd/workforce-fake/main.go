@@ -24,9 +24,9 @@
 // refused unless -allow-remote is given (for a container whose port is published to the host's
 // loopback).
 //
-// Tests drive it through the control API under /_fake/ (no token; see package workforcetest, or
-// run workforce-fake -h): Job and Job Request moves outside the API, Badges granted to Workers, the clock, injected faults, the request log
-// and the seed.
+// Tests drive it through the control API under /_fake/ (workforcetest.ControlAPI, which
+// workforce-fake -h prints): Job and Job Request moves outside the API, Badges granted to
+// Workers, the clock, injected faults, the request log, webhooks and the seed.
 package main
 
 import (
@@ -38,6 +38,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/workforce-marketplace/workforce-go/workforcetest"
@@ -53,7 +54,7 @@ func main() {
 	}
 }
 
-// usage is the -h text, before the flags.
+// usage is the -h text, before the flags; %s is the control API.
 const usage = `Usage: workforce-fake [-addr 127.0.0.1:0] [-allow-remote] [-latency 0s] [-jobs 0] [-webhook-url URL]...
        [-api-key pk_test_… -secret-key sk_test_…] [-public-api-key pk_test_… -public-secret-key sk_test_…]
 
@@ -63,33 +64,7 @@ unless fixed by the flags below or by WORKFORCE_FAKE_API_KEY, WORKFORCE_FAKE_SEC
 Pool's), WORKFORCE_FAKE_PUBLIC_API_KEY and WORKFORCE_FAKE_PUBLIC_SECRET_KEY; test keys only.
 
 Control API: no token, JSON answers, errors {"error": "..."} with 404 or 422, never recorded or faulted.
-  POST   /_fake/job_requests/{id}/apply?worker_id=N   a Worker applies (pending workflow) -> {"job_id": N}
-  POST   /_fake/job_requests/{id}/accept?worker_id=N  a Worker accepts -> {"job_id": N}
-  POST   /_fake/job_requests/{id}/post                post a draft Job Request -> {"state": "posted"}
-  POST   /_fake/job_requests/{id}/cancel              cancel a Job Request and its open Jobs -> {"state": "cancelled"}
-  POST   /_fake/workers/{id}/badges?badge_id=N        a Worker earns a Badge -> {"worker_id": N, "badge_id": M}
-  POST   /_fake/jobs/{id}/MOVE                        MOVE: start, pause, complete, withdraw, approve,
-                                                      no_show -> {"state": "..."}; start and complete also
-                                                      take ?latitude=…&longitude=… where the Worker checks
-                                                      in (GET /users/:id/tracking shows it)
-  GET    /_fake/clock                                 -> {"now": "<RFC 3339>"}
-  POST   /_fake/clock/advance?seconds=N               move the clock (N may be negative) -> {"now": ...};
-                                                      posted Job Requests with an open slot whose start
-                                                      time it reaches become unfilled
-  POST   /_fake/faults                                inject a fault -> {}; JSON body: {"method", "path",
-                                                      "times", "status", "retry_after", "body", "drop", "delay_ms",
-                                                      "drop_after", "truncate"}; drop_after and truncate let
-                                                      the server act, then drop or cut its answer
-  DELETE /_fake/faults                                forget the faults not yet played -> {}
-  GET    /_fake/latency                               the wait before every API answer -> {"latency_ms": N}
-  POST   /_fake/latency?ms=N                          set it (0: none) -> {"latency_ms": N}
-  GET    /_fake/requests                              the requests received -> {"requests": [...]}
-  DELETE /_fake/requests                              forget them -> {}
-  GET    /_fake/seed                                  the ids of the seeded records
-  POST   /_fake/webhooks?url=U                        deliver webhooks to U too (loopback only) -> {}
-  GET    /_fake/webhooks/attempts                     every delivery attempt -> {"attempts": [...]}
-  POST   /_fake/webhooks/wait                         wait until every due delivery was tried -> {}
-
+%s
 Webhooks: every state change of a Job or a Job Request is POSTed to each receiver, signed in
 X-Service-Webhook-Token with the secret key of the pair that owns it; a delivery without a 2xx is
 tried again 60, 120 and 240 seconds later on the fake's clock (see /_fake/clock/advance).
@@ -111,7 +86,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	flags := flag.NewFlagSet("workforce-fake", flag.ContinueOnError)
 	flags.SetOutput(stderr)
 	flags.Usage = func() {
-		fmt.Fprint(stderr, usage)
+		fmt.Fprintf(stderr, usage, "  "+strings.ReplaceAll(strings.TrimSuffix(workforcetest.ControlAPI, "\n"), "\n", "\n  ")+"\n")
 		flags.PrintDefaults()
 	}
 	addr := flags.String("addr", "127.0.0.1:0", "listen `address`; the host must be a loopback address unless -allow-remote")
