@@ -3,20 +3,21 @@
 //
 // The fake keeps its own records and writes its own JSON by the wire contract; it shares no code
 // with the SDK, so a decoding mistake in the SDK fails a test instead of agreeing with itself.
-// It serves every endpoint of the contract: authentication, information, Jobs, Job Requests,
-// Multi-day Job Requests, Customers, Badges, Users, Messages and Search; any other path answers
-// 404. Every
-// fake starts with the same seeded Customers, Badge, Users, Job Requests, Multi-day Job Request
-// and one Job (see Seed), has random keys, and has a clock of its own that stands still unless the test
-// moves it (Server.Advance), so that tokens expire on demand.
+// It serves exactly the endpoints of the contract: authentication, information, Jobs, Job
+// Requests, Multi-day Job Requests, Customers, Badges, Users, Messages and Search; any other
+// method or path answers 405 or 404. Every fake starts with the same seeded Customers, Badge,
+// Users, Job Requests, Multi-day Job Request and one Job (see Seed), has random keys (WithKeys
+// and WithPublicKeys fix them), and has a clock of its own that stands still unless the test moves
+// it (Server.Advance), so that tokens expire on demand.
 //
 // Moves that happen outside the API, such as a Worker starting or completing a Job, a draft
 // Job Request being posted or a Worker earning a Badge, are methods of Server (Server.StartJob,
 // Server.Complete, Server.PostJobRequest, Server.GrantBadge, ..., and over HTTP the control API
 // below); scripted failures (a 503 with Retry-After, a dropped connection, a slow answer) are
-// injected with Server.InjectFault; a latency on every request is set with WithLatency or
-// Server.SetLatency; Server.SeedJobs fills the store with many Jobs for load tests and syncs;
-// and Server.Requests reports what the fake received, with tokens, keys and passwords removed.
+// injected with Server.InjectFault and forgotten with Server.ClearFaults; a latency on every
+// request is set with WithLatency or Server.SetLatency; Server.SeedJobs fills the store with many
+// Jobs for load tests and syncs; and Server.Requests reports what the fake received, with tokens,
+// keys and passwords removed.
 //
 // A test uses it like this:
 //
@@ -177,6 +178,17 @@
 // GET /search matches q (required) case-insensitively as a substring of User first and last names
 // (and both together) and emails, Customer names and contact and billing emails, Job Request
 // names and Badge names, among the records the key sees; at most 50 of each kind, newest first.
+//
+// # Load
+//
+// Server.SeedJobs adds Jobs on new Job Requests of Seed.CustomerID and Seed.EmployerID, created
+// with the Private Pool keys (the Public Pool sees none of them), 50 Jobs each, 1099, by 50 new
+// Workers (one Job per Job Request each). Their created_at are spread evenly over the 90 days
+// before the clock's now, oldest id first, and each updated_at is a few hours after its
+// created_at (never after now), so that updated_after and updated_before select a part of them.
+// Six Jobs in ten are approved, two completed, one cancelled and one no_show, each with the
+// transitions of its way there. Lists cost the same at 100,000 Jobs as at 1,000: their filters
+// select through indexes, and a Job's JSON is kept until a record it shows changes.
 //
 // The same fake runs as a standalone program, cmd/workforce-fake, for tests written in other
 // languages or for trying an application by hand.

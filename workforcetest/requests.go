@@ -26,15 +26,10 @@ const (
 // redacted replaces the values of api_key and secret_key in the request log.
 const redacted = "[REDACTED]"
 
-// Request is a request the fake received, as Server.Requests reports it. The token parameter is
-// removed from Query and from JSON and form bodies, and the values of api_key, secret_key and
-// password fields (user[password], user[password_confirmation]) are replaced by "[REDACTED]".
-//
-// A request is recorded as it arrives, before it is routed or authenticated (faulted ones too).
-// Its body is kept only when the request carries a token the fake issued and that has not
-// expired, or is a POST /api_v2/authenticate (whose keys are redacted); of any other request,
-// Body is empty: whoever reaches the fake cannot make it keep what they send. A kept body is cut
-// to its first 64 KiB, after its secrets are redacted. BodySize says how long the body was.
+// Request is a request the fake received, as Server.Requests reports it: recorded as it arrives,
+// before it is routed or authenticated (faulted ones too), without its token, and with the values
+// of api_key, secret_key and password fields replaced by "[REDACTED]". Its body is kept only when
+// it carries a valid token or authenticates, and then at most 64 KiB of it.
 type Request struct {
 	// Method is the HTTP method.
 	Method string `json:"method"`

@@ -5,12 +5,10 @@ import (
 	"time"
 )
 
-// Seed holds the ids of the records every fake starts with. The one seeded Job belongs to the
-// Public Pool, so the Public Pool sees one Worker, WorkerIDs[0]. The Private Pool
-// sees every Job and Job Request, the Public Pool only PublicJobRequestID, PublicJobID and the
-// other Jobs of PublicJobRequestID. The seeded Job Requests have 10 slots (BadgeJobRequestID 2),
-// and each starts 72 hours (the days of MultiDayJobRequestID 72 and 96 hours) after the clock's
-// start, on the hour.
+// Seed holds the ids of the records every fake starts with. The Private Pool sees them all; the
+// Public Pool sees PublicJobRequestID and its Jobs, and so one Worker, WorkerIDs[0]. The seeded
+// Job Requests have 10 slots (BadgeJobRequestID 2) and start 72 hours after the clock's start, on
+// the hour (the second day of MultiDayJobRequestID 96 hours).
 type Seed struct {
 	// CustomerID is a Customer without the pending workflow (use_pending_state false).
 	CustomerID int64 `json:"customer_id"`

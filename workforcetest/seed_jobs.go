@@ -11,17 +11,10 @@ const (
 	seedJobsSpan       = 90 * 24 * time.Hour // the Jobs' created_at spread over this span before now
 )
 
-// SeedJobs adds n Jobs (none when n < 1) in one commit, for load tests and for syncs over a
-// large store, and answers the ids of the first and the last one: the ids in between are all
-// Jobs of this call. It makes 100,000 Jobs in well under a few seconds.
-//
-// The Jobs belong to new Job Requests of Seed.CustomerID and Seed.EmployerID, created with the
-// Private Pool keys (so the Public Pool sees none of them), 50 Jobs each, 1099, in state
-// completed, and to 50 new Workers (one Job per Job Request each). Their created_at are spread
-// evenly over the 90 days before the clock's now, oldest id first, and each updated_at is a few
-// hours after its created_at (never after now), so that updated_after and updated_before
-// select a part of them. Six Jobs in ten are approved, two completed, one cancelled and one
-// no_show, each with the transitions of its way there. No webhook is sent for them.
+// SeedJobs adds n Jobs (none when n < 1) of the Private Pool in one write, for load tests and
+// syncs over a large store, and answers the ids of the first and the last: the ids between are
+// all this call's. Their updated_at are spread over the 90 days before the clock's now (the
+// package doc says what they hold); no webhook is sent for them.
 func (s *Server) SeedJobs(n int) (first, last int64) {
 	if n < 1 {
 		return 0, 0
