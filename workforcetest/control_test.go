@@ -16,12 +16,6 @@ import (
 	"github.com/workforce-marketplace/workforce-go/workforcetest"
 )
 
-// control sends a control request with the name/value pairs kv in the query string and no token.
-func (f *fake) control(method, path string, kv ...string) (int, obj) {
-	f.t.Helper()
-	return f.json(method, "/_fake/"+path, with("", kv...), nil)
-}
-
 // ctlMove moves a Job through the control API and answers the state it reports.
 func (f *fake) ctlMove(id int64, move string) string {
 	f.t.Helper()

@@ -1,6 +1,7 @@
 package workforcetest_test
 
 import (
+	"io"
 	"net/http"
 	"path"
 	"slices"
@@ -192,5 +193,124 @@ func leavesOut(t *testing.T, f *fake, list string, keeps func(obj) bool) bool {
 		if len(records) < 50 {
 			return false
 		}
+	}
+}
+
+// TestResourceListPaging checks the paging of the lists of Customers, Badges, Job Requests and
+// Users: 25 by default, at most 50, newest first, an empty page past the end.
+func TestResourceListPaging(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		plural string
+		create func(f *fake, i int) obj
+	}{
+		{"customers", func(f *fake, i int) obj {
+			return obj{"customer": obj{"name": "Customer " + itoa(int64(i))}}
+		}},
+		{"badges", func(f *fake, i int) obj {
+			return obj{"badge": obj{"name": "Badge " + itoa(int64(i)), "description": "d"}}
+		}},
+		{"job_requests", func(f *fake, i int) obj { return obj{"job_request": jobRequestBody(nil)} }},
+		{"users", func(f *fake, i int) obj {
+			return obj{"user": obj{"type": "Worker", "first_name": "Paged", "last_name": "Worker" + itoa(int64(i)),
+				"email": "paged" + itoa(int64(i)) + "@example.com"}}
+		}},
+	} {
+		t.Run(tc.plural, func(t *testing.T) {
+			t.Parallel()
+			f := newFake(t)
+			for i := range 60 {
+				status, body := f.json(http.MethodPost, "/api_v2/"+tc.plural, with(f.private), tc.create(f, i))
+				require.Equal(t, http.StatusOK, status, body)
+			}
+			_, body := f.get("/api_v2/"+tc.plural, f.private, "per", "1000")
+			all := listIDs(t, body, tc.plural)
+			require.Len(t, all, 50, "at most 50 whatever per says")
+			for i := 1; i < len(all); i++ {
+				require.Greater(t, all[i-1], all[i], "newest first")
+			}
+			_, body = f.get("/api_v2/"+tc.plural, f.private)
+			assert.Equal(t, all[:25], listIDs(t, body, tc.plural), "25 by default")
+			_, body = f.get("/api_v2/"+tc.plural, f.private, "page", "2", "per", "10")
+			assert.Equal(t, all[10:20], listIDs(t, body, tc.plural))
+			status, body := f.get("/api_v2/"+tc.plural, f.private, "page", "99")
+			require.Equal(t, http.StatusOK, status)
+			assert.Equal(t, []any{}, body[tc.plural], "a page past the end is empty")
+			status, body = f.get("/api_v2/"+tc.plural, f.private, "per", "0")
+			require.Equal(t, http.StatusUnprocessableEntity, status)
+			assert.Contains(t, fieldErrors(t, body), "per")
+		})
+	}
+}
+
+// fillJobs adds n Jobs through outside moves (accept, then no-show, so that the Worker is free
+// again) and answers their ids, oldest first.
+func fillJobs(t *testing.T, f *fake, n int) []int64 {
+	t.Helper()
+	ids := make([]int64, n)
+	for i := range ids {
+		id, err := f.Accept(f.Seed().JobRequest1099ID, f.Seed().WorkerIDs[1])
+		require.NoError(t, err)
+		require.NoError(t, f.NoShow(id))
+		ids[i] = id
+	}
+	return ids
+}
+
+func TestListPagesNewestFirstUntilAShortPage(t *testing.T) {
+	t.Parallel()
+	f := newFake(t)
+	fillJobs(t, f, 59)
+	var all []int64 // every id, newest first, by pages of 50
+	for page := 1; ; page++ {
+		status, body := f.get("/api_v2/jobs", f.private, "per", "50", "page", strconv.Itoa(page))
+		require.Equal(t, http.StatusOK, status, body)
+		require.Len(t, body, 1, "only the plural key")
+		ids := listIDs(t, body, "jobs")
+		all = append(all, ids...)
+		if len(ids) < 50 {
+			break
+		}
+	}
+	require.Len(t, all, 60)
+	assert.IsDecreasing(t, all, "newest first")
+
+	status, body := f.get("/api_v2/jobs", f.private)
+	require.Equal(t, http.StatusOK, status)
+	assert.Equal(t, all[:25], listIDs(t, body, "jobs"), "default page 1 of 25")
+	_, body = f.get("/api_v2/jobs", f.private, "page", "3")
+	assert.Equal(t, all[50:], listIDs(t, body, "jobs"))
+	_, body = f.get("/api_v2/jobs", f.private, "per", "80")
+	assert.Equal(t, all[:50], listIDs(t, body, "jobs"), "per capped at 50")
+	_, body = f.get("/api_v2/jobs", f.private, "per", "7", "page", "2")
+	assert.Equal(t, all[7:14], listIDs(t, body, "jobs"))
+
+	resp := f.send(http.MethodGet, "/api_v2/jobs", with(f.private, "page", "4"), "", nil)
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	assert.Equal(t, http.StatusOK, resp.StatusCode)
+	assert.JSONEq(t, `{"jobs": []}`, string(raw), "past the end: an empty array")
+	huge := "1000000000000000000000000000000" // more than an int64 holds
+	for _, page := range []string{"9223372036854775807", huge} {
+		status, body := f.get("/api_v2/jobs", f.private, "page", page)
+		require.Equal(t, http.StatusOK, status, body)
+		assert.Empty(t, listIDs(t, body, "jobs"), page)
+	}
+	for _, per := range []string{"51", "9223372036854775807", huge, "+" + huge} {
+		status, body := f.get("/api_v2/jobs", f.private, "per", per)
+		require.Equal(t, http.StatusOK, status, body)
+		assert.Equal(t, all[:50], listIDs(t, body, "jobs"), "per %s means 50", per)
+	}
+}
+
+func TestListRefusesMalformedPaging(t *testing.T) {
+	t.Parallel()
+	f := newFake(t)
+	for _, kv := range [][]string{{"page", "0"}, {"page", "-1"}, {"page", "two"}, {"per", "0"}, {"per", "1.5"},
+		{"per", "-99999999999999999999"}, {"page", "-99999999999999999999"}, {"per", "9e99"}, {"page", "99999999999999999999x"}} {
+		status, body := f.get("/api_v2/jobs", f.private, kv...)
+		require.Equal(t, http.StatusUnprocessableEntity, status, kv)
+		assert.Contains(t, fieldErrors(t, body), kv[0], kv)
 	}
 }

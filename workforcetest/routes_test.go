@@ -1,6 +1,7 @@
 package workforcetest_test
 
 import (
+	"net/http"
 	"os"
 	"regexp"
 	"slices"
@@ -58,4 +59,21 @@ func TestRoutesAreTheContractsEndpoints(t *testing.T) {
 		api = append(api, method+" "+strings.ReplaceAll(strings.TrimPrefix(path, "/api_v2"), "{id}", ":id"))
 	}
 	assert.ElementsMatch(t, want, api)
+}
+
+func TestRoutingErrors(t *testing.T) {
+	t.Parallel()
+	f := newFake(t)
+	for _, path := range []string{"/", "/api_v2", "/api_v2/workers", "/api_v2/jobs/1/extra", "/jobs"} {
+		status, body := f.get(path, f.private)
+		assert.Equal(t, http.StatusNotFound, status, path)
+		assert.NotEmpty(t, body["error"], path)
+	}
+	resp := f.send(http.MethodDelete, "/api_v2/jobs/5", with(f.private), "", nil)
+	assert.Equal(t, "GET, PATCH", resp.Header.Get("Allow"))
+	status, body := f.decode(resp)
+	assert.Equal(t, http.StatusMethodNotAllowed, status)
+	assert.NotEmpty(t, body["error"])
+	status, _ = f.json(http.MethodPut, "/api_v2/jobs", with(f.private), nil)
+	assert.Equal(t, http.StatusMethodNotAllowed, status)
 }

@@ -25,6 +25,40 @@ import (
 // noEnv is an empty environment.
 func noEnv(string) string { return "" }
 
+// start runs the binary's run with args and the environment env until the test ends, and answers
+// its ready line.
+func start(t *testing.T, args []string, env map[string]string) workforcetest.Ready {
+	t.Helper()
+	ctx, cancel := context.WithCancel(t.Context())
+	out, write := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		err := run(ctx, args, func(name string) string { return env[name] }, write, io.Discard)
+		_ = write.Close()
+		done <- err
+	}()
+	t.Cleanup(func() {
+		cancel()
+		require.NoError(t, <-done)
+	})
+	line, err := bufio.NewReader(out).ReadBytes('\n')
+	require.NoError(t, err)
+	var ready workforcetest.Ready
+	require.NoError(t, json.Unmarshal(line, &ready), string(line))
+	return ready
+}
+
+// authenticates tells whether keys authenticate at the fake at base.
+func authenticates(t *testing.T, base string, keys workforcetest.KeyPair) bool {
+	t.Helper()
+	resp, err := http.PostForm(base+"/api_v2/authenticate", url.Values{"api_key": {keys.APIKey}, "secret_key": {keys.SecretKey}})
+	require.NoError(t, err)
+	require.NoError(t, resp.Body.Close())
+	return resp.StatusCode == http.StatusOK
+}
+
+// TestRunServesUntilCancelled starts the binary's run: it announces the fake, serves the API and
+// the control API, and returns once its context ends, closing the server.
 func TestRunServesUntilCancelled(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithCancel(t.Context())
@@ -51,13 +85,8 @@ func TestRunServesUntilCancelled(t *testing.T) {
 	assert.True(t, strings.HasPrefix(got.Public["secret_key"], "sk_test_"))
 	assert.Contains(t, got.Seed, "worker_ids")
 
-	resp, err := http.PostForm(got.BaseURL+"/api_v2/authenticate", url.Values{
-		"api_key": {got.Private["api_key"]}, "secret_key": {got.Private["secret_key"]},
-	})
-	require.NoError(t, err)
-	require.NoError(t, resp.Body.Close())
-	assert.Equal(t, http.StatusOK, resp.StatusCode)
-	resp, err = http.Post(got.BaseURL+"/_fake/clock/advance?seconds=60", "", nil)
+	assert.True(t, authenticates(t, got.BaseURL, workforcetest.KeyPair{APIKey: got.Private["api_key"], SecretKey: got.Private["secret_key"]}))
+	resp, err := http.Post(got.BaseURL+"/_fake/clock/advance?seconds=60", "", nil)
 	require.NoError(t, err)
 	require.NoError(t, resp.Body.Close())
 	assert.Equal(t, http.StatusOK, resp.StatusCode, "the control API is served")
@@ -73,7 +102,9 @@ func TestRunServesUntilCancelled(t *testing.T) {
 	assert.Error(t, err, "the server is closed")
 }
 
-func TestRunRefuses(t *testing.T) {
+// TestRunRefusesBadFlagsAndDocumentsTheControlAPI gives the binary flags it must refuse, before
+// announcing anything, and checks that -h documents the control API.
+func TestRunRefusesBadFlagsAndDocumentsTheControlAPI(t *testing.T) {
 	t.Parallel()
 	for name, args := range map[string][]string{
 		"non-loopback":            {"-addr", "0.0.0.0:0"},
@@ -129,23 +160,9 @@ func TestWebhooksFromTheBinary(t *testing.T) {
 	}))
 	defer receiver.Close()
 
-	ctx, cancel := context.WithCancel(t.Context())
-	defer cancel()
-	out, write := io.Pipe()
-	go func() { _ = run(ctx, []string{"-webhook-url", receiver.URL + "/hooks"}, noEnv, write, io.Discard) }()
-	line, err := bufio.NewReader(out).ReadBytes('\n')
-	require.NoError(t, err)
-	var ready struct {
-		BaseURL string            `json:"base_url"`
-		Private map[string]string `json:"private"`
-		Seed    struct {
-			WorkerIDs []int64 `json:"worker_ids"`
-			JR        int64   `json:"job_request_1099_id"`
-		} `json:"seed"`
-	}
-	require.NoError(t, json.Unmarshal(line, &ready), string(line))
+	ready := start(t, []string{"-webhook-url", receiver.URL + "/hooks"}, nil)
 	mu.Lock()
-	secret = ready.Private["secret_key"]
+	secret = ready.Private.SecretKey
 	mu.Unlock()
 
 	post := func(path string) map[string]any {
@@ -157,7 +174,7 @@ func TestWebhooksFromTheBinary(t *testing.T) {
 		require.Equal(t, http.StatusOK, resp.StatusCode, "%s: %v", path, m)
 		return m
 	}
-	job := post(fmt.Sprintf("/_fake/job_requests/%d/accept?worker_id=%d", ready.Seed.JR, ready.Seed.WorkerIDs[1]))
+	job := post(fmt.Sprintf("/_fake/job_requests/%d/accept?worker_id=%d", ready.Seed.JobRequest1099ID, ready.Seed.WorkerIDs[1]))
 	post(fmt.Sprintf("/_fake/jobs/%v/start", job["job_id"]))
 	post("/_fake/webhooks/wait")
 	mu.Lock()
@@ -175,53 +192,26 @@ func TestWebhooksFromTheBinary(t *testing.T) {
 	assert.Equal(t, "job filled 200", got[len(got)-1], "the refused delivery came again")
 }
 
+// TestRunAllowsRemoteWhenAsked listens on every address with -allow-remote.
 func TestRunAllowsRemoteWhenAsked(t *testing.T) {
 	t.Parallel()
-	ctx, cancel := context.WithCancel(t.Context())
-	defer cancel()
-	out, write := io.Pipe()
-	done := make(chan error, 1)
-	go func() {
-		err := run(ctx, []string{"-addr", "0.0.0.0:0", "-allow-remote"}, noEnv, write, io.Discard)
-		_ = write.Close()
-		done <- err
-	}()
-	line, err := bufio.NewReader(out).ReadBytes('\n')
-	require.NoError(t, err)
-	var ready workforcetest.Ready // the exported type of the ready line
-	require.NoError(t, json.Unmarshal(line, &ready), string(line))
+	ready := start(t, []string{"-addr", "0.0.0.0:0", "-allow-remote"}, nil)
 	assert.True(t, strings.HasPrefix(ready.BaseURL, "http://0.0.0.0:") || strings.HasPrefix(ready.BaseURL, "http://[::]:"), ready.BaseURL)
 	assert.True(t, strings.HasPrefix(ready.Private.APIKey, "pk_test_"))
 	assert.NotEmpty(t, ready.Seed.WorkerIDs)
-	cancel()
-	require.NoError(t, <-done)
 }
 
+// TestRunLatencyAndJobs starts the binary with -latency and -jobs: every API request waits, and
+// the Jobs are there.
 func TestRunLatencyAndJobs(t *testing.T) {
 	t.Parallel()
-	ctx, cancel := context.WithCancel(t.Context())
-	defer cancel()
-	out, write := io.Pipe()
-	done := make(chan error, 1)
-	go func() {
-		err := run(ctx, []string{"-latency", "30ms", "-jobs", "120"}, noEnv, write, io.Discard)
-		_ = write.Close()
-		done <- err
-	}()
-	line, err := bufio.NewReader(out).ReadBytes('\n')
-	require.NoError(t, err)
-	var got struct {
-		BaseURL string            `json:"base_url"`
-		Private map[string]string `json:"private"`
-	}
-	require.NoError(t, json.Unmarshal(line, &got), string(line))
-
-	start := time.Now()
+	got := start(t, []string{"-latency", "30ms", "-jobs", "120"}, nil)
+	begin := time.Now()
 	resp, err := http.PostForm(got.BaseURL+"/api_v2/authenticate", url.Values{
-		"api_key": {got.Private["api_key"]}, "secret_key": {got.Private["secret_key"]},
+		"api_key": {got.Private.APIKey}, "secret_key": {got.Private.SecretKey},
 	})
 	require.NoError(t, err)
-	assert.GreaterOrEqual(t, time.Since(start), 30*time.Millisecond, "every API request waits")
+	assert.GreaterOrEqual(t, time.Since(begin), 30*time.Millisecond, "every API request waits")
 	var auth struct{ Token string }
 	require.NoError(t, json.NewDecoder(resp.Body).Decode(&auth))
 	require.NoError(t, resp.Body.Close())
@@ -239,40 +229,6 @@ func TestRunLatencyAndJobs(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, resp.Body.Close())
 	assert.JSONEq(t, `{"latency_ms": 30}`, string(body))
-	cancel()
-	require.NoError(t, <-done)
-}
-
-// start runs the binary's run with args and the environment env until the test ends, and answers
-// its ready line.
-func start(t *testing.T, args []string, env map[string]string) workforcetest.Ready {
-	t.Helper()
-	ctx, cancel := context.WithCancel(t.Context())
-	out, write := io.Pipe()
-	done := make(chan error, 1)
-	go func() {
-		err := run(ctx, args, func(name string) string { return env[name] }, write, io.Discard)
-		_ = write.Close()
-		done <- err
-	}()
-	t.Cleanup(func() {
-		cancel()
-		require.NoError(t, <-done)
-	})
-	line, err := bufio.NewReader(out).ReadBytes('\n')
-	require.NoError(t, err)
-	var ready workforcetest.Ready
-	require.NoError(t, json.Unmarshal(line, &ready), string(line))
-	return ready
-}
-
-// authenticates tells whether keys authenticate at the fake at base.
-func authenticates(t *testing.T, base string, keys workforcetest.KeyPair) bool {
-	t.Helper()
-	resp, err := http.PostForm(base+"/api_v2/authenticate", url.Values{"api_key": {keys.APIKey}, "secret_key": {keys.SecretKey}})
-	require.NoError(t, err)
-	require.NoError(t, resp.Body.Close())
-	return resp.StatusCode == http.StatusOK
 }
 
 // TestRunTakesKeysFromTheEnvironment starts the binary with fixed keys in the environment, and
