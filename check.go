@@ -7,6 +7,14 @@ import (
 	"unicode/utf8"
 )
 
+// checkID refuses an ID that is not positive.
+func checkID(name string, id int64) error {
+	if id <= 0 {
+		return &ArgumentError{Name: name, Reason: fmt.Sprintf("must be positive, got %d", id)}
+	}
+	return nil
+}
+
 // checkRequired refuses a required text that is empty or blank.
 func checkRequired(name, s string) error {
 	if strings.TrimSpace(s) == "" {

@@ -199,8 +199,7 @@ func samePage[T listed](a, b []T) bool {
 // list fetches one page of the list of r with the query q, whose paging
 // is page, and sets the answer's NextPage.
 func list[T any](ctx context.Context, c *Client, r resource, q any, page ListOptions) ([]T, *Response, error) {
-	items, resp, err := call[[]T](ctx, c, request{method: http.MethodGet, path: r.path, query: q, key: r.path, page: true})
-	resp.setNextPage(page, len(items))
+	items, resp, err := call[[]T](ctx, c, request{method: http.MethodGet, path: r.path, query: q, key: r.path, page: &page})
 	return items, resp, err
 }
 

@@ -62,9 +62,9 @@ func (f *multipartFile) contentType() string {
 func (f *multipartFile) replayable() bool { return f.seeker != nil }
 
 // open returns a body that starts reading the file at its first Read. Until
-// then it costs nothing, so that retryablehttp may open one and close it
-// unread to learn its length.
-func (f *multipartFile) open() (io.Reader, error) { return &multipartBody{f: f}, nil }
+// then it costs nothing: an attempt that fails before it sends anything
+// leaves the file unread.
+func (f *multipartFile) open() io.ReadCloser { return &multipartBody{f: f} }
 
 // close stops the body reading the file, if any, and waits for it to let
 // go of the reader, which is the caller's again once the call returns.
