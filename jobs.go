@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"iter"
-	"net/http"
 	"time"
 )
 
@@ -122,6 +121,11 @@ const (
 	ClassificationW2   Classification = "w2"
 )
 
+// check refuses a classification other than 1099 and W2; "" passes.
+func (c Classification) check(name string) error {
+	return checkOneOf(name, string(c), string(Classification1099), string(ClassificationW2))
+}
+
 // W2PayStatus is the payroll state of a W2 Job.
 type W2PayStatus string
 
@@ -164,10 +168,7 @@ type JobListOptions struct {
 }
 
 func (o *JobListOptions) check() error {
-	if o.JobRequestID < 0 {
-		return &ArgumentError{Name: "JobRequestID", Reason: fmt.Sprintf("must not be negative, got %d", o.JobRequestID)}
-	}
-	return o.ListOptions.check()
+	return firstError(checkNotNegative("JobRequestID", o.JobRequestID), o.ListOptions.check())
 }
 
 // JobCreate is the body of POST /jobs and POST /jobs/assign.
@@ -177,14 +178,12 @@ type JobCreate struct {
 	RequestorNotes string `json:"requestor_notes,omitempty"` // optional
 }
 
-func (j *JobCreate) check() error {
+// check refuses a JobCreate without its two IDs; it only ever creates.
+func (j *JobCreate) check(bool) error {
 	if j == nil {
 		return &ArgumentError{Name: "JobCreate", Reason: "is required"}
 	}
-	if err := checkID("WorkerID", j.WorkerID); err != nil {
-		return err
-	}
-	return checkID("JobRequestID", j.JobRequestID)
+	return firstError(checkID("WorkerID", j.WorkerID), checkID("JobRequestID", j.JobRequestID))
 }
 
 // JobUpdate is the body of PATCH /jobs/:id. Nil fields are not sent; at
@@ -200,12 +199,13 @@ type JobUpdate struct {
 	CancelledReason CancelReason `json:"cancelled_reason,omitempty"`
 }
 
-func (u *JobUpdate) check() error {
-	switch {
-	case u == nil || (u.State == "" && u.ActualDuration == nil && u.CancelledReason == ""):
+// check refuses a JobUpdate that sets nothing, or a negative duration.
+func (u *JobUpdate) check(bool) error {
+	if u == nil || (u.State == "" && u.ActualDuration == nil && u.CancelledReason == "") {
 		return &ArgumentError{Name: "JobUpdate", Reason: "must set at least one field"}
-	case u.ActualDuration != nil && *u.ActualDuration < 0:
-		return &ArgumentError{Name: "ActualDuration", Reason: fmt.Sprintf("must not be negative, got %d", *u.ActualDuration)}
+	}
+	if u.ActualDuration != nil {
+		return checkNotNegative("ActualDuration", *u.ActualDuration)
 	}
 	return nil
 }
@@ -214,13 +214,7 @@ func (u *JobUpdate) check() error {
 //
 // API: GET /jobs
 func (s *JobsService) List(ctx context.Context, opts *JobListOptions) ([]*Job, *Response, error) {
-	if opts == nil {
-		opts = &JobListOptions{}
-	}
-	if err := opts.check(); err != nil {
-		return nil, nil, err
-	}
-	return list[*Job](ctx, s.client, jobs, opts, opts.ListOptions)
+	return call[[]*Job](ctx, s.client, list(jobs, opts))
 }
 
 // All iterates over every Job that opts selects, from opts.Page on, fetching
@@ -276,7 +270,7 @@ func (s *JobsService) Sync(ctx context.Context, watermark *time.Time, opts *Sync
 //
 // API: GET /jobs/:id
 func (s *JobsService) Get(ctx context.Context, id int64) (*Job, *Response, error) {
-	return byID[*Job](ctx, s.client, http.MethodGet, jobs, id)
+	return call[*Job](ctx, s.client, jobs.get(id))
 }
 
 // Find returns the newest Job of a Worker on a Job Request, whatever its
@@ -288,10 +282,7 @@ func (s *JobsService) Get(ctx context.Context, id int64) (*Job, *Response, error
 //
 // API: GET /jobs with job_request_id
 func (s *JobsService) Find(ctx context.Context, jobRequestID, workerID int64) (*Job, error) {
-	if err := checkID("jobRequestID", jobRequestID); err != nil {
-		return nil, err
-	}
-	if err := checkID("workerID", workerID); err != nil {
+	if err := firstError(checkID("jobRequestID", jobRequestID), checkID("workerID", workerID)); err != nil {
 		return nil, err
 	}
 	for job, err := range s.All(ctx, &JobListOptions{JobRequestID: jobRequestID}) {
@@ -328,7 +319,7 @@ func (s *JobsService) Find(ctx context.Context, jobRequestID, workerID int64) (*
 //
 // API: GET /info, then GET /jobs with job_request_id and updated_after
 func (s *JobsService) Settle(ctx context.Context, create *JobCreate, err error) (*Job, error) {
-	if e := create.check(); e != nil {
+	if e := create.check(true); e != nil {
 		return nil, e
 	}
 	floor, e := s.client.settleFloor(ctx, err)
@@ -355,7 +346,7 @@ func (s *JobsService) Settle(ctx context.Context, create *JobCreate, err error) 
 //
 // API: POST /jobs
 func (s *JobsService) Create(ctx context.Context, job *JobCreate) (*Job, *Response, error) {
-	return s.create(ctx, "jobs", job)
+	return call[*Job](ctx, s.client, jobs.create(job))
 }
 
 // Assign assigns a Worker to a Job Request as a filled Job. Public Pool keys
@@ -365,15 +356,7 @@ func (s *JobsService) Create(ctx context.Context, job *JobCreate) (*Job, *Respon
 //
 // API: POST /jobs/assign
 func (s *JobsService) Assign(ctx context.Context, job *JobCreate) (*Job, *Response, error) {
-	return s.create(ctx, "jobs/assign", job)
-}
-
-func (s *JobsService) create(ctx context.Context, path string, job *JobCreate) (*Job, *Response, error) {
-	if err := job.check(); err != nil {
-		return nil, nil, err
-	}
-	body := map[string]*JobCreate{"job": job}
-	return call[*Job](ctx, s.client, request{method: http.MethodPost, path: path, body: body, key: "job", create: true})
+	return call[*Job](ctx, s.client, jobAssignments.create(job))
 }
 
 // Update changes a Job's state, actual duration or cancel reason. A state
@@ -382,13 +365,7 @@ func (s *JobsService) create(ctx context.Context, path string, job *JobCreate) (
 //
 // API: PATCH /jobs/:id
 func (s *JobsService) Update(ctx context.Context, id int64, update *JobUpdate) (*Job, *Response, error) {
-	if err := checkID("id", id); err != nil {
-		return nil, nil, err
-	}
-	if err := update.check(); err != nil {
-		return nil, nil, err
-	}
-	return call[*Job](ctx, s.client, request{method: http.MethodPatch, path: jobPath(id), body: update, key: "job"})
+	return call[*Job](ctx, s.client, jobs.updateUnwrapped(id, update))
 }
 
 // Cancel cancels a Job for reason; an empty reason is not sent.
@@ -397,5 +374,3 @@ func (s *JobsService) Update(ctx context.Context, id int64, update *JobUpdate) (
 func (s *JobsService) Cancel(ctx context.Context, id int64, reason CancelReason) (*Job, *Response, error) {
 	return s.Update(ctx, id, &JobUpdate{State: JobCancelled, CancelledReason: reason})
 }
-
-func jobPath(id int64) string { return fmt.Sprintf("jobs/%d", id) }

@@ -23,10 +23,10 @@ type ListOptions struct {
 }
 
 func (o *ListOptions) check() error {
-	switch {
-	case o.Page < 0:
-		return &ArgumentError{Name: "Page", Reason: fmt.Sprintf("must not be negative, got %d", o.Page)}
-	case o.Per < 0 || o.Per > MaxPerPage:
+	if err := checkNotNegative("Page", o.Page); err != nil {
+		return err
+	}
+	if o.Per < 0 || o.Per > MaxPerPage {
 		return &ArgumentError{Name: "Per", Reason: fmt.Sprintf("must be from 0 (the server's default) to %d, got %d", MaxPerPage, o.Per)}
 	}
 	return nil
@@ -194,13 +194,6 @@ type fetched[T any] struct {
 func samePage[T listed](a, b []T) bool {
 	return len(a) > 0 && len(a) == len(b) &&
 		a[0].listID() == b[0].listID() && a[len(a)-1].listID() == b[len(b)-1].listID()
-}
-
-// list fetches one page of the list of r with the query q, whose paging
-// is page, and sets the answer's NextPage.
-func list[T any](ctx context.Context, c *Client, r resource, q any, page ListOptions) ([]T, *Response, error) {
-	items, resp, err := call[[]T](ctx, c, request{method: http.MethodGet, path: r.path, query: q, key: r.path, page: &page})
-	return items, resp, err
 }
 
 // paged is an options struct that embeds ListOptions.
