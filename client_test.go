@@ -230,11 +230,10 @@ func TestWithHTTPClientIsNotMutated(t *testing.T) {
 	m := httpmock.NewMockTransport()
 	m.RegisterResponder(http.MethodGet, mockBase+"/api_v2/info", httpmock.NewStringResponder(200, infoBody))
 	hc := &http.Client{Transport: m, Timeout: 7 * time.Second}
-	c, err := workforce.New(testAPIKey, testSecretKey, workforce.WithBaseURL(mockBase), workforce.WithHTTPClient(hc))
-	require.NoError(t, err)
+	c := newKeyed(t, mockBase, workforce.WithHTTPClient(hc))
 	assert.Same(t, m, hc.Transport)
 
-	_, _, err = c.Info.Get(context.Background())
+	_, _, err := c.Info.Get(context.Background())
 	require.NoError(t, err)
 	assert.Same(t, m, hc.Transport)
 	assert.Equal(t, 7*time.Second, hc.Timeout)

@@ -340,9 +340,8 @@ func TestRedirectRefusedWithTheCallersHTTPClient(t *testing.T) {
 	}))
 	defer api.Close()
 	follow := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return nil }}
-	c, err := workforce.New(testAPIKey, testSecretKey, workforce.WithBaseURL(api.URL), workforce.WithHTTPClient(follow))
-	require.NoError(t, err)
-	_, _, err = c.Info.Get(context.Background())
+	c := newKeyed(t, api.URL, workforce.WithHTTPClient(follow))
+	_, _, err := c.Info.Get(context.Background())
 	require.ErrorIs(t, err, workforce.ErrRedirect)
 	assert.Zero(t, stolen.Load())
 	assert.True(t, strings.Contains(err.Error(), "307"), err.Error())

@@ -464,3 +464,14 @@ func (h onMessage) Handle(_ context.Context, r slog.Record) error {
 	}
 	return nil
 }
+
+// newKeyed returns a client holding the test keys, for base, whose
+// retries wait a millisecond at most; opts come last. The server at base
+// hands out its token at POST /api_v2/authenticate.
+func newKeyed(t testing.TB, base string, opts ...workforce.Option) *workforce.Client {
+	t.Helper()
+	all := append([]workforce.Option{workforce.WithBaseURL(base), workforce.WithRetry(3, time.Millisecond, time.Millisecond)}, opts...)
+	c, err := workforce.New(testAPIKey, testSecretKey, all...)
+	require.NoError(t, err)
+	return c
+}

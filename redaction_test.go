@@ -406,8 +406,7 @@ func TestResponsesGiveNoKeysBack(t *testing.T) {
 				fmt.Fprintf(w, `{"token": "tok-1", "expires_at": "2099-01-01T00:00:00Z", "error": "wrong keys"}`)
 			}))
 			defer api.Close()
-			c, err := workforce.New(testAPIKey, testSecretKey, workforce.WithBaseURL(api.URL))
-			require.NoError(t, err)
+			c := newKeyed(t, api.URL)
 			_, resp, _ := c.Authentication.Authenticate(context.Background())
 			require.NotNil(t, resp)
 			require.NotNil(t, resp.Request)
@@ -466,8 +465,7 @@ func TestRequestIDsHideSecrets(t *testing.T) {
 				fmt.Fprint(w, `{"job": {"id": 1}}`)
 			}))
 			defer api.Close()
-			c, err := workforce.New(testAPIKey, testSecretKey, workforce.WithBaseURL(api.URL))
-			require.NoError(t, err)
+			c := newKeyed(t, api.URL)
 			_, resp, err := c.Jobs.Get(context.Background(), 1)
 			var printed []string
 			for _, verb := range []string{"%v", "%+v", "%#v"} {

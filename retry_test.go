@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"log/slog"
 	"math"
 	"net"
 	"net/http"
@@ -250,19 +251,10 @@ func dialCounter() (*http.Client, *atomic.Int64) {
 	return &http.Client{Transport: tr}, &dials
 }
 
-// newLoopback returns a token-only client for base that retries twice.
-func newLoopback(t *testing.T, base string, hc *http.Client) *workforce.Client {
-	t.Helper()
-	c, err := workforce.New("", "", workforce.WithToken(testToken), workforce.WithBaseURL(base),
-		workforce.WithHTTPClient(hc), workforce.WithRetry(2, time.Millisecond, time.Millisecond))
-	require.NoError(t, err)
-	return c
-}
-
 func TestCreateIsRetriedWhenTheConnectionWasNeverMade(t *testing.T) {
 	t.Parallel()
 	hc, dials := dialCounter()
-	c := newLoopback(t, "http://"+closedPort(t), hc)
+	c := newClient(t, "http://"+closedPort(t), workforce.WithHTTPClient(hc), workforce.WithRetry(2, time.Millisecond, time.Millisecond))
 	err := createJob(c)
 	var trErr *workforce.TransportError
 	require.ErrorAs(t, err, &trErr)
@@ -299,7 +291,7 @@ func TestConnectionDroppedAfterSending(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			url, hits := dropServer(t)
-			c := newLoopback(t, url, &http.Client{Transport: &http.Transport{}})
+			c := newClient(t, url, workforce.WithHTTPClient(&http.Client{Transport: &http.Transport{}}), workforce.WithRetry(2, time.Millisecond, time.Millisecond))
 			var trErr *workforce.TransportError
 			require.ErrorAs(t, tt.call(c), &trErr)
 			assert.Equal(t, tt.wantN, hits.Load())
@@ -423,4 +415,21 @@ func TestRetryAfterBeyondInt64(t *testing.T) {
 	require.ErrorAs(t, err, &apiErr)
 	assert.EqualValues(t, 1, calls.Load(), "not retried")
 	assert.Equal(t, time.Duration(math.MaxInt64), apiErr.RetryAfter)
+}
+
+// TestDeadlineWhileWaitingAfterACutShortReadNamesItsStatus cuts a read's
+// answer short, then lets the deadline pass while the client waits to
+// retry: the *TransportError's LastStatus is that answer's status, the
+// last the call got and could not use.
+func TestDeadlineWhileWaitingAfterACutShortReadNamesItsStatus(t *testing.T) {
+	t.Parallel()
+	ctx, pass := newDeadline(context.Background())
+	defer pass()
+	_, c := newServer(t, func(w http.ResponseWriter, _ *http.Request) { cutShort(w, false) },
+		workforce.WithRetry(3, time.Hour, time.Hour), workforce.WithLogger(slog.New(onMessage{"workforce: retrying", pass})))
+	_, _, err := c.Jobs.Get(ctx, 42)
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+	var te *workforce.TransportError
+	require.ErrorAs(t, err, &te)
+	assert.Equal(t, http.StatusOK, te.LastStatus)
 }

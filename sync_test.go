@@ -102,8 +102,7 @@ func (s *changingStore) serve(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *changingStore) client(t *testing.T, url string) *workforce.Client {
-	c, err := workforce.New(testAPIKey, testSecretKey, workforce.WithBaseURL(url), workforce.WithRetry(0, 0, 0))
-	require.NoError(t, err)
+	c := newKeyed(t, url, workforce.WithRetry(0, 0, 0))
 	return c
 }
 
@@ -284,8 +283,7 @@ func TestSyncWithoutInfoUsesTheDateHeader(t *testing.T) {
 		fmt.Fprintf(w, `{"jobs": [%s]}`, strings.Join(parts, ","))
 	}))
 	t.Cleanup(srv.Close)
-	c, err := workforce.New(testAPIKey, testSecretKey, workforce.WithBaseURL(srv.URL), workforce.WithRetry(0, 0, 0))
-	require.NoError(t, err)
+	c := newKeyed(t, srv.URL, workforce.WithRetry(0, 0, 0))
 	var wm time.Time
 	got := syncOnce(t, c, &wm, nil)
 	assert.Len(t, got, 180)
