@@ -160,7 +160,7 @@ var readBuffers = sync.Pool{New: func() any { return new([]byte) }}
 // maxPooled is the largest buffer kept for reuse: a page is far smaller.
 const maxPooled = 1 << 20
 
-// readAnswer reads body whole, closes it, and answers it: refused unread
+// readAnswer reads body whole, closes it, and returns it: refused unread
 // when size (the Content-Length, or -1) is over limit, else read into a
 // buffer that grows by doubling but never past limit+1 bytes, so that a
 // body that never ends costs at most that. The buffer starts at size+1

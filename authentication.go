@@ -38,7 +38,7 @@ type credentials struct {
 func (credentials) check(bool) error { return nil }
 
 // Authenticate exchanges the client's keys for a new token, which the
-// client then uses. Wrong keys answer ErrUnauthorized. A client made with
+// client then uses. Wrong keys get ErrUnauthorized. A client made with
 // WithToken and no keys gets an ErrInvalidArgument error.
 //
 // API: POST /authenticate

@@ -91,10 +91,10 @@ func (s *BadgesService) Create(ctx context.Context, badge *BadgeParams) (*Badge,
 	return call[*Badge](ctx, s.client, badges.create(badge))
 }
 
-// Settle answers the Badge that a Create of params, which failed with err
+// Settle returns the Badge that a Create of params, which failed with err
 // matching ErrOutcomeUnknown, made; or an error matching ErrNotFound when
 // it made none, so that creating it again cannot make two (see
-// JobsService.Settle for the pattern). The Badge it answers has the name
+// JobsService.Settle for the pattern). The Badge it returns has the name
 // sent (in any case) and was made at or after the call began by the
 // server's clock (see "Settle a write" in the package documentation). err
 // must be the create's own error, which records when its call began.
@@ -122,7 +122,7 @@ func (s *BadgesService) Update(ctx context.Context, id int64, changes *BadgePara
 }
 
 // Delete deletes a Badge and returns it as it was. A Badge that a Job
-// Request requires answers ErrUnprocessable.
+// Request requires gets ErrUnprocessable.
 //
 // API: DELETE /badges/:id
 func (s *BadgesService) Delete(ctx context.Context, id int64) (*Badge, *Response, error) {

@@ -33,7 +33,7 @@ const (
 // errZeroClient is the error of every call on a Client not made by New.
 var errZeroClient = fmt.Errorf("%w: the Client was not made by workforce.New", ErrConfig)
 
-// ready answers errZeroClient for a nil or zero Client.
+// ready returns errZeroClient for a nil or zero Client.
 func (c *Client) ready() error {
 	if c == nil || c.http == nil {
 		return errZeroClient
@@ -190,7 +190,7 @@ func New(apiKey, secretKey string, opts ...Option) (*Client, error) {
 	return c, nil
 }
 
-// keyMode checks the key pair and answers "test" or "live", or "" for a
+// keyMode checks the key pair and returns "test" or "live", or "" for a
 // client that only holds a static token.
 func keyMode(apiKey, secretKey, token string) (string, error) {
 	if token != "" && strings.ContainsFunc(token, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) {
@@ -219,7 +219,7 @@ func keyMode(apiKey, secretKey, token string) (string, error) {
 	return pkMode, nil
 }
 
-// baseURL resolves and checks the base URL, and answers the API root.
+// baseURL resolves and checks the base URL, and returns the API root.
 func baseURL(option, mode string) (*url.URL, error) {
 	raw := option
 	if raw == "" && mode == "test" {

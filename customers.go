@@ -124,25 +124,25 @@ func (s *CustomersService) Get(ctx context.Context, id int64) (*Customer, *Respo
 	return call[*Customer](ctx, s.client, customers.get(id))
 }
 
-// Create creates a Customer. A name the company already uses, in any
-// case, answers ErrUnprocessable.
+// Create creates a Customer. It returns an error matching ErrUnprocessable
+// for a name the company already uses, in any case.
 //
 // When the error matches ErrOutcomeUnknown the Customer may exist: Settle
 // tells whether this call made it. (Names are unique, so creating it again
-// cannot make two: it answers ErrUnprocessable when the first was made.)
+// cannot make two: it returns ErrUnprocessable when the first was made.)
 //
 // API: POST /customers
 func (s *CustomersService) Create(ctx context.Context, customer *CustomerParams) (*Customer, *Response, error) {
 	return call[*Customer](ctx, s.client, customers.create(customer))
 }
 
-// Settle answers the Customer that a Create of params, which failed with
+// Settle returns the Customer that a Create of params, which failed with
 // err matching ErrOutcomeUnknown, made; or an error matching ErrNotFound
 // when it made none (see JobsService.Settle for the pattern). The Customer
 // it answers has the name sent (in any case) and was made at or after the
 // call began by the server's clock (see "Settle a write" in the package
 // documentation): a Customer of that name made before is not this call's,
-// and creating it again answers ErrUnprocessable. err must be the create's
+// and creating it again returns ErrUnprocessable. err must be the create's
 // own error, which records when its call began.
 //
 // API: GET /info, GET /customers/exists, then GET /customers
@@ -215,7 +215,7 @@ type TimesheetRejection struct {
 // ImportTimesheet uploads a timesheet: CSV with a header row naming at
 // least the columns job_id and actual_duration (whole minutes), one Job a
 // row. Rows that can be applied are; the others are listed in the answer.
-// A file that is not such a CSV answers ErrUnprocessable.
+// A file that is not such a CSV gets an error matching ErrUnprocessable.
 //
 // The file is streamed from r as it is sent, never held in memory; r is
 // read to its end, not closed. Like every create, the upload is sent again

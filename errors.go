@@ -31,16 +31,9 @@ var (
 
 // ErrOutcomeUnknown is matched by the error of a write (a create, an
 // update, an action) that may have been done although the caller was not
-// told: its request may have reached the server (it had a connection, or
-// went through a transport of the caller's that does not say), and no
-// answer said the server did nothing. That is: the connection broke or the
-// caller's context ended while waiting, the answer was a 5xx other than
-// 503, a redirect (a 303 often answers a POST that was done), or a 2xx
-// that was cut short or could not be decoded. Sending the write again
-// could do it twice: look the record up first (each create says how). An
-// error that does not match it came before any connection was made, or
-// from an answer that says the server did nothing (a 4xx, 429 or 503):
-// then nothing was done.
+// told. Sending it again could do it twice: settle it first (each create
+// has a Settle). An error that does not match it means nothing was done.
+// docs/OUTCOME.md says when each case arises.
 var ErrOutcomeUnknown = errors.New("workforce: the write may or may not have been done")
 
 // ErrInvalidArgument is matched by every *ArgumentError: a call refused

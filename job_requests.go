@@ -243,8 +243,7 @@ func (s *JobRequestsService) All(ctx context.Context, opts *JobRequestListOption
 // it is zero), each once, in no particular order, and when the iteration
 // ends with every one yielded, sets *watermark to the time to sync from
 // next time; after a break or an error it leaves *watermark as it was. It
-// skips nothing even while Job Requests change, for the reasons
-// JobsService.Sync gives.
+// skips nothing even while Job Requests change (docs/SYNC.md).
 //
 // API: GET /info, then GET /job_requests with updated_after and updated_before
 func (s *JobRequestsService) Sync(ctx context.Context, watermark *time.Time, opts *SyncOptions) iter.Seq2[*JobRequest, error] {
@@ -270,10 +269,10 @@ func (s *JobRequestsService) Create(ctx context.Context, jobRequest *JobRequestP
 	return call[*JobRequest](ctx, s.client, jobRequests.create(jobRequest))
 }
 
-// Settle answers the Job Request that a Create of params, which failed with
+// Settle returns the Job Request that a Create of params, which failed with
 // err matching ErrOutcomeUnknown, made; or an error matching ErrNotFound
 // when it made none, so that posting it again cannot post it twice (see
-// JobsService.Settle for the pattern). The Job Request it answers was made
+// JobsService.Settle for the pattern). The Job Request it returns was made
 // at or after the call began by the server's clock (see "Settle a write" in
 // the package documentation), with the RequestName, Address, City and Zip
 // sent, and the StartTime, EmployerID, AgentCode, MultiDayJobRequestID and
@@ -311,7 +310,7 @@ func (s *JobRequestsService) Update(ctx context.Context, id int64, changes *JobR
 }
 
 // Cancel cancels a Job Request, and with it its open Jobs. A Job Request
-// past cancelling answers ErrUnprocessable.
+// past cancelling gets ErrUnprocessable.
 //
 // API: PATCH /job_requests/:id with state=cancelled
 func (s *JobRequestsService) Cancel(ctx context.Context, id int64) (*JobRequest, *Response, error) {

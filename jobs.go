@@ -233,31 +233,9 @@ func (s *JobsService) All(ctx context.Context, opts *JobListOptions) iter.Seq2[*
 // changed close to the watermark may be yielded by two syncs in a row (see
 // SyncOptions.Precision and LookBack): store them by ID.
 //
-// Nothing is skipped, even while Jobs change. The sync freezes the top of
-// its window at the server's time when it starts (GET /info's
-// utc_time_now, else that answer's Date header), plus the precision since
-// that time may be cut to whole
-// seconds, so every Job changed before the sync began is inside. A Job
-// that changes from then on gets a later updated_at: it leaves the window,
-// or moves into its last precision, and either way is the next sync's,
-// whose window starts two precisions before this one's top (so at this
-// one's utc_time_now less a precision, inside whether updated_after is
-// inclusive or exclusive); no Job that did not change can enter the window.
-//
-// The window is covered by time slices, each small enough to come back in
-// a single page (a full page means: split the slice), fetched
-// concurrently, with every boundary overlapping by the timestamps'
-// precision, so that a Job on a boundary falls in a slice whether the
-// server's bounds are inclusive or exclusive; duplicates are dropped by ID.
-// A single page, read at once, cannot shift. Only when more than a page of
-// Jobs share one timestamp is such a slice walked page by page. Below the
-// start of the sync (less two precisions) Jobs can leave a slice but not
-// enter it, so it is read forward to find its last page, then backward:
-// a Job that leaves moves those after it one place up, toward the pages
-// still to be read, so the backward pass sees every Job that stayed. A
-// slice at the top, which Jobs may also enter, is walked forward until a
-// walk sees every Job the one before saw (a walk skips a Job only when one
-// it saw leaves, and one that left never returns), else ErrSyncUnstable.
+// Nothing is skipped, even while Jobs change: docs/SYNC.md argues why. A
+// sync that meets more than a page of Jobs on one timestamp that keep
+// changing while they are read stops with ErrSyncUnstable.
 //
 // API: GET /info, then GET /jobs with updated_after and updated_before
 func (s *JobsService) Sync(ctx context.Context, watermark *time.Time, opts *SyncOptions) iter.Seq2[*Job, error] {
@@ -296,7 +274,7 @@ func (s *JobsService) Find(ctx context.Context, jobRequestID, workerID int64) (*
 	return nil, fmt.Errorf("%w: worker %d has no Job on job request %d", ErrNotFound, workerID, jobRequestID)
 }
 
-// Settle answers the Job that a Create or Assign of create, which failed
+// Settle returns the Job that a Create or Assign of create, which failed
 // with err matching ErrOutcomeUnknown, made; or an error matching
 // ErrNotFound when it made none, so that sending it again cannot make a
 // second one:
@@ -309,13 +287,11 @@ func (s *JobsService) Find(ctx context.Context, jobRequestID, workerID int64) (*
 //		}
 //	}
 //
-// The Job it answers is the Worker's on the Job Request, made at or after
-// the call began by the server's clock (see "Settle a write" in the package
-// documentation), and in a state a create makes (filled, or pending): an
-// older Job of the same Worker, such as one cancelled before, never. A Job
-// the call made and that moved on since (started, cancelled) is not found
-// either: sending again then makes a new filled Job, or is refused. err
-// must be the create's own error, which records when its call began.
+// The Job it returns is the Worker's on the Job Request, made since the
+// call began by the server's clock, and filled or pending: never an older
+// Job of the same Worker (docs/settling.md). A Job the call made that moved
+// on since (started, cancelled) is not found. err must be the create's own
+// error, which records when its call began.
 //
 // API: GET /info, then GET /jobs with job_request_id and updated_after
 func (s *JobsService) Settle(ctx context.Context, create *JobCreate, err error) (*Job, error) {
@@ -339,7 +315,7 @@ func (s *JobsService) Settle(ctx context.Context, create *JobCreate, err error) 
 // Job; the API documents both. Assign says that a Requestor placed a
 // Worker they chose, which is most integrations' case; Create records a
 // Job agreed elsewhere. A Job Request whose slots are all taken, or that
-// requires Badges the Worker lacks, answers ErrUnprocessable.
+// requires Badges the Worker lacks, gets an error matching ErrUnprocessable.
 //
 // When the error matches ErrOutcomeUnknown the Job may exist: Settle
 // tells whether this call made it, before creating it again.
@@ -360,7 +336,7 @@ func (s *JobsService) Assign(ctx context.Context, job *JobCreate) (*Job, *Respon
 }
 
 // Update changes a Job's state, actual duration or cancel reason. A state
-// move the API does not allow answers ErrUnprocessable; Public Pool keys
+// move the API does not allow gets ErrUnprocessable; Public Pool keys
 // get ErrForbidden.
 //
 // API: PATCH /jobs/:id

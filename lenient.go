@@ -146,7 +146,7 @@ func (p path) String() string {
 	return p.parent + "." + p.member
 }
 
-// to answers the path of p's member name.
+// to returns the path of p's member name.
 func (p path) to(name string) path { return path{parent: p.String(), member: name} }
 
 // A lenientDecoder decodes itself with d, leniently: the types whose
@@ -197,7 +197,7 @@ func isObject(t reflect.Type) bool {
 	return t.Kind() == reflect.Struct
 }
 
-// recordID answers the ID of the record v, or 0.
+// recordID returns the ID of the record v, or 0.
 func recordID(v reflect.Value) int64 {
 	var r any
 	switch {
@@ -322,7 +322,7 @@ func (d *lenient) value(data []byte, v reflect.Value, at path) bool {
 }
 
 // warn leaves v zero and records that data, at at, fits no form of v's
-// type. It answers false, for value to return.
+// type. It returns false, for value to return.
 func (d *lenient) warn(data []byte, v reflect.Value, at path) bool {
 	v.SetZero()
 	value := data[:min(len(data), maxWarningValue)]

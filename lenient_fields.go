@@ -13,7 +13,7 @@ import (
 // The lenient decoder's tables of a struct's JSON fields, and the readers
 // of the forms a scalar may take.
 
-// memberName answers a member's name as the JSON text it is written as
+// memberName returns a member's name as the JSON text it is written as
 // means it.
 func memberName(name []byte) string {
 	if bytes.IndexByte(name, '\\') < 0 {
@@ -38,7 +38,7 @@ type jsonField struct {
 	index []int
 }
 
-// find answers the field of the member name (as written in JSON), or else
+// find returns the field of the member name (as written in JSON), or else
 // one whose name differs in case only.
 func (t *fieldTable) find(name []byte) (jsonField, bool) {
 	if f, ok := t.exact[string(name)]; ok {
@@ -56,7 +56,7 @@ func (t *fieldTable) find(name []byte) (jsonField, bool) {
 	return jsonField{}, false
 }
 
-// table answers the field table of the struct type t, built once per
+// table returns the field table of the struct type t, built once per
 // decoding.
 func (d *lenient) table(t reflect.Type) *fieldTable {
 	if ft, ok := d.tables[t]; ok {
@@ -144,7 +144,7 @@ func isBlank(data []byte) bool {
 	return len(bytes.TrimSpace(data[1:len(data)-1])) == 0
 }
 
-// text answers the content of the JSON string data, and whether it is one.
+// text returns the content of the JSON string data, and whether it is one.
 func text(data []byte) (string, bool) {
 	if len(data) < 2 || data[0] != '"' {
 		return "", false

@@ -100,7 +100,7 @@ func (s *MessagesService) Get(ctx context.Context, id int64) (*Message, *Respons
 }
 
 // Create sends a Message about a Job. A sender or receiver who is not one
-// of the Job's two parties answers ErrUnprocessable.
+// of the Job's two parties gets ErrUnprocessable.
 //
 // When the error matches ErrOutcomeUnknown the Message may have been sent:
 // Settle tells whether this call sent it, before sending it again.
@@ -110,10 +110,10 @@ func (s *MessagesService) Create(ctx context.Context, message *MessageCreate) (*
 	return call[*Message](ctx, s.client, messages.create(message))
 }
 
-// Settle answers the Message that a Create of message, which failed with
+// Settle returns the Message that a Create of message, which failed with
 // err matching ErrOutcomeUnknown, sent; or an error matching ErrNotFound
 // when it sent none, so that sending it again cannot send it twice (see
-// JobsService.Settle for the pattern). The Message it answers is about the
+// JobsService.Settle for the pattern). The Message it returns is about the
 // same Job, from the same sender to the same receiver, with the same text,
 // and was made at or after the call began by the server's clock (see
 // "Settle a write" in the package documentation): the same text sent

@@ -100,7 +100,7 @@ const (
 	DefaultBodyStallTimeout      = 30 * time.Second
 )
 
-// withDefaults answers t with each zero field set to its default, or an
+// withDefaults returns t with each zero field set to its default, or an
 // error for a negative one.
 func (t Timeouts) withDefaults() (Timeouts, error) {
 	for _, f := range []struct {

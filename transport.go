@@ -29,7 +29,7 @@ func (s sealed) RoundTrip(req *http.Request) (*http.Response, error) { return s(
 // transport reads.
 const maxResponseHeader = 256 << 10
 
-// newTransport answers the transport used when the caller gives none:
+// newTransport returns the transport used when the caller gives none:
 // net/http's defaults, with the timeouts t, and room for as many idle
 // connections to the API as a Client shared by many goroutines, with pages
 // in flight, keeps busy (the default keeps 2, so a busy Client dials again

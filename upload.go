@@ -18,7 +18,7 @@ import (
 var ErrNotResent = errors.New("workforce: the upload's reader cannot be rewound, so it was not sent again")
 
 // errNotRewindable is what reading a second copy of an upload whose reader
-// cannot be rewound answers; nothing should ever ask for one.
+// cannot be rewound returns; nothing should ever ask for one.
 var errNotRewindable = errors.New("workforce: the upload's reader cannot be rewound to be sent again")
 
 // errUploadDone ends a copy of an upload that is no longer wanted.

@@ -150,7 +150,7 @@ func (s *UsersService) All(ctx context.Context, opts *UserListOptions) iter.Seq2
 // zero), each once, in no particular order, and when the iteration ends
 // with every one yielded, sets *watermark to the time to sync from next
 // time; after a break or an error it leaves *watermark as it was. It skips
-// nothing even while Users change, for the reasons JobsService.Sync gives.
+// nothing even while Users change (docs/SYNC.md).
 //
 // API: GET /info, then GET /users with updated_after and updated_before
 func (s *UsersService) Sync(ctx context.Context, watermark *time.Time, opts *SyncOptions) iter.Seq2[*User, error] {
@@ -188,10 +188,10 @@ func (s *UsersService) Invite(ctx context.Context, invite *UserInvite) (*User, *
 	return call[*User](ctx, s.client, userInvitations.create(invite))
 }
 
-// Settle answers the User that a Create of user, which failed with err
+// Settle returns the User that a Create of user, which failed with err
 // matching ErrOutcomeUnknown, made; or an error matching ErrNotFound when
 // it made none, so that creating it again cannot make two (see
-// JobsService.Settle for the pattern). The User it answers has the Email
+// JobsService.Settle for the pattern). The User it returns has the Email
 // sent (in any case), or, without one, the Phone sent (by its digits), with
 // the same Type and names, and was made at or after the call began by the
 // server's clock (see "Settle a write" in the package documentation). Users
@@ -208,7 +208,7 @@ func (s *UsersService) Settle(ctx context.Context, user *UserCreate, err error) 
 	return s.settle(ctx, err, user.Type, user.FirstName, user.LastName, user.Email, user.Phone)
 }
 
-// SettleInvite answers the User that an Invite of invite, which failed
+// SettleInvite returns the User that an Invite of invite, which failed
 // with err matching ErrOutcomeUnknown, made; or an error matching
 // ErrNotFound when it made none, as Settle does for a Create.
 //
