@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"net/url"
 	"sync/atomic"
 	"time"
 
@@ -17,6 +18,7 @@ import (
 // see an *http.Request, find it in the request's context (callOf).
 type callState struct {
 	ctx          context.Context // the caller's
+	url          *url.URL        // where it goes, without its query
 	method, path string          // e.g. "GET" and "/api_v2/jobs/42", for errors and logs
 	start        time.Time       // when the call began, for the Settle methods
 
@@ -43,10 +45,12 @@ type callState struct {
 
 // newCall describes the call r, starting now, in ctx.
 func (c *Client) newCall(ctx context.Context, r request) *callState {
+	u := c.base.JoinPath(r.path)
 	cs := &callState{
 		ctx:      ctx,
+		url:      u,
 		method:   r.method,
-		path:     c.base.JoinPath(r.path).Path,
+		path:     u.Path,
 		start:    time.Now(),
 		public:   r.public,
 		write:    r.method != http.MethodGet && !r.public, // a token fetch made for a write is not that write

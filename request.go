@@ -104,7 +104,7 @@ func errNilContext() error { return &ArgumentError{Name: "ctx", Reason: "must no
 // each attempt sends it with a body of its own (cs.body). The token is
 // added later, by the token transport.
 func (c *Client) newRequest(cs *callState, r request) (*http.Request, error) {
-	u := c.base.JoinPath(r.path)
+	u := *cs.url // a copy, to take the query
 	switch q := r.query.(type) {
 	case nil:
 	case url.Values:
@@ -124,10 +124,11 @@ func (c *Client) newRequest(cs *callState, r request) (*http.Request, error) {
 	req.Header.Set("User-Agent", c.userAgent)
 	switch {
 	case r.stream != nil:
-		req.Header.Set("Content-Type", r.stream.contentType())
-		cs.body = r.stream.open
-		if r.stream.replayable() { // else nothing below may send it again: no token renewal's replay
-			req.GetBody = func() (io.ReadCloser, error) { return r.stream.open(), nil }
+		s := r.stream
+		req.Header.Set("Content-Type", s.contentType())
+		cs.body = s.open
+		if s.replayable() { // else nothing below may send it again: no token renewal's replay
+			req.GetBody = func() (io.ReadCloser, error) { return s.open(), nil }
 		}
 	case r.body != nil:
 		b, err := json.Marshal(r.body)

@@ -57,20 +57,24 @@ func (p *Policy) Decide(create bool, resp *http.Response, err error) (retry bool
 		}
 		return true, "the attempt failed: " + err.Error()
 	}
-	status := strconv.Itoa(resp.StatusCode) + " " + http.StatusText(resp.StatusCode)
 	switch resp.StatusCode {
 	case http.StatusTooManyRequests:
 	case http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
 		if create {
-			return false, "a create answered " + status + ": the server may have acted"
+			return false, "a create answered " + status(resp) + ": the server may have acted"
 		}
 	default:
-		return false, "answered " + status
+		return false, "the answer is final" // the common case, which costs no allocation
 	}
 	if wait, ok := p.RetryAfter(resp); ok && wait > p.MaxWait {
 		return false, "Retry-After is longer than the longest wait"
 	}
-	return true, "answered " + status
+	return true, "answered " + status(resp)
+}
+
+// status names the status of resp, such as "503 Service Unavailable".
+func status(resp *http.Response) string {
+	return strconv.Itoa(resp.StatusCode) + " " + http.StatusText(resp.StatusCode)
 }
 
 // Wait returns how long to wait before retry attempt (from 0): the
