@@ -251,34 +251,28 @@ func TestCreateAnsweredCutShortIsUnknown(t *testing.T) {
 }
 
 // A create through a transport of the caller's, which reports no
-// connection (httpmock, http3, any custom RoundTripper), that fails after
-// the server acted: the write may have been done.
-func TestCustomTransportFailureAfterSendingIsUnknown(t *testing.T) {
+// connection (httpmock, http3, any custom RoundTripper), after the server
+// acted: whether the transport fails or answers 500, the write may have
+// been done.
+func TestCustomTransportAfterTheServerActedIsUnknown(t *testing.T) {
 	t.Parallel()
-	var acted atomic.Int64
-	c := newOverTransport(t, rtFunc(func(r *http.Request) (*http.Response, error) {
-		io.Copy(io.Discard, r.Body)
-		acted.Add(1) // the server got it and acted
-		return nil, io.ErrUnexpectedEOF
-	}), workforce.WithRetry(0, 0, 0))
-	_, _, err := c.Badges.Create(context.Background(), badge)
-	require.Equal(t, int64(1), acted.Load())
-	require.ErrorIs(t, err, workforce.ErrOutcomeUnknown)
-}
-
-// A create through a transport of the caller's answered 500 after the
-// server acted: the write may have been done.
-func TestCustomTransport500AfterACreateIsUnknown(t *testing.T) {
-	t.Parallel()
-	var acted atomic.Int64
-	c := newOverTransport(t, rtFunc(func(r *http.Request) (*http.Response, error) {
-		io.Copy(io.Discard, r.Body)
-		acted.Add(1)
-		return httpAnswer(r, 500, `{"error":"boom"}`), nil
-	}), workforce.WithRetry(0, 0, 0))
-	_, _, err := c.Badges.Create(context.Background(), badge)
-	require.Equal(t, int64(1), acted.Load())
-	require.ErrorIs(t, err, workforce.ErrOutcomeUnknown)
+	for name, answer := range map[string]func(*http.Request) (*http.Response, error){
+		"the transport fails": func(*http.Request) (*http.Response, error) { return nil, io.ErrUnexpectedEOF },
+		"answered 500":        func(r *http.Request) (*http.Response, error) { return httpAnswer(r, 500, `{"error":"boom"}`), nil },
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			var acted atomic.Int64
+			c := newOverTransport(t, rtFunc(func(r *http.Request) (*http.Response, error) {
+				io.Copy(io.Discard, r.Body)
+				acted.Add(1) // the server got it and acted
+				return answer(r)
+			}), workforce.WithRetry(0, 0, 0))
+			_, _, err := c.Badges.Create(context.Background(), badge)
+			require.Equal(t, int64(1), acted.Load())
+			require.ErrorIs(t, err, workforce.ErrOutcomeUnknown)
+		})
+	}
 }
 
 // A create through a transport of the caller's answered 200 just as the
