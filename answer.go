@@ -2,17 +2,58 @@ package workforce
 
 import (
 	"bytes"
-	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"sync"
-	"sync/atomic"
-	"time"
 
 	"github.com/workforce-marketplace/workforce-go/internal/jsonscan"
 )
+
+// read turns what the retry loop returned for the call cs, an answer hr or
+// the error err, into the caller's: a *Response and, for a 2xx, the value
+// under key decoded into out; else the error it means.
+func (c *Client) read(cs *callState, hr *http.Response, err error, key string, out any) (*Response, error) {
+	if err != nil {
+		return nil, c.transportError(cs, err)
+	}
+	defer func() { // what the caller keeps holds nothing of the connection
+		hr.Body.Close()
+		hr.Body = http.NoBody
+	}()
+	resp := newResponse(hr, c.requestID(hr.Header))
+	switch {
+	case hr.StatusCode >= 300 && hr.StatusCode <= 399:
+		return resp, c.redirectError(cs, hr)
+	case hr.StatusCode < 200 || hr.StatusCode > 299:
+		return resp, c.apiError(cs, hr)
+	}
+	a, ok := hr.Body.(*answer) // a GET's, read within its attempt
+	if !ok {
+		if a, err = readAnswer(hr.Body, hr.ContentLength, cs.limits.body); err != nil {
+			e := c.transportError(cs, bodyFailed(hr, err))
+			if te, ok := e.(*TransportError); ok && cs.write {
+				te.OutcomeUnknown = true // done, by its status, but what it made is lost
+			}
+			return resp, e
+		}
+	}
+	defer a.release() // the buffer is reused once the call returns: nothing decoded may alias it
+	err = cs.limits.check(a.data, key)
+	if a.tooLarge {
+		err = fmt.Errorf("the answer is larger than %d bytes", cs.limits.body)
+	}
+	if err == nil {
+		var warnings []Warning
+		warnings, err = decodeEnvelope(a.data, key, out)
+		resp.Warnings = c.reportWarnings(cs, warnings)
+	}
+	if err != nil {
+		return resp, decodeError(cs, err)
+	}
+	return resp, nil
+}
 
 // answerLimits bounds what the client reads and decodes of one answer, so
 // that the memory an answer costs is a small multiple of what a real
@@ -45,11 +86,11 @@ const (
 	maxUploadBody, maxUploadItems, maxUploadMembers = 32 << 20, 1_000_000, 2_000_000
 )
 
-// limitsFor answers the limits of the answer to r.
+// limitsFor returns the limits of the answer to r.
 func (c *Client) limitsFor(r request) answerLimits {
 	l := answerLimits{body: maxOneBody, items: maxOneItems, members: maxOneMembers}
 	switch {
-	case r.page:
+	case r.page != nil:
 		l = answerLimits{body: maxPageBody, items: maxPageItems, members: maxPageMembers, records: MaxPerPage}
 	case r.raw, r.key == "rankings", r.key == "tracking", r.key == "search":
 		l = answerLimits{body: maxPageBody, items: maxPageItems, members: maxPageMembers}
@@ -59,9 +100,6 @@ func (c *Client) limitsFor(r request) answerLimits {
 	l.body = min(l.body, c.maxBody)
 	return l
 }
-
-// limitsKey holds, in a call's context, the limits of its answer.
-type limitsKey struct{}
 
 // check refuses an answer read whole (data) that exceeds l, before it is
 // decoded: data is the envelope, key its member holding a list.
@@ -122,7 +160,7 @@ var readBuffers = sync.Pool{New: func() any { return new([]byte) }}
 // maxPooled is the largest buffer kept for reuse: a page is far smaller.
 const maxPooled = 1 << 20
 
-// readAnswer reads body whole, closes it, and answers it: refused unread
+// readAnswer reads body whole, closes it, and returns it: refused unread
 // when size (the Content-Length, or -1) is over limit, else read into a
 // buffer that grows by doubling but never past limit+1 bytes, so that a
 // body that never ends costs at most that. The buffer starts at size+1
@@ -165,37 +203,22 @@ func readAnswer(body io.ReadCloser, size, limit int64) (*answer, error) {
 	return a, nil
 }
 
-// readAhead reads the whole body of a 2xx answer to a GET within its
-// attempt, so that a body cut short (an unexpected EOF, a connection reset)
-// or stalled fails the attempt, which the retry policy then retries like
-// any transient failure. A write's body is read by send, after the
-// retries: a write whose answer was cut short was done, and is not sent
-// again.
-type readAhead struct{ next http.RoundTripper }
-
-func (t readAhead) RoundTrip(req *http.Request) (*http.Response, error) {
-	resp, err := t.next.RoundTrip(req)
-	if err != nil || req.Method != http.MethodGet || resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return resp, err
-	}
-	l, ok := req.Context().Value(limitsKey{}).(answerLimits)
-	if !ok {
-		return resp, nil
-	}
-	a, err := readAnswer(resp.Body, resp.ContentLength, l.body)
-	if err != nil {
-		return nil, bodyFailed(resp, err)
-	}
-	resp.Body = a
-	return resp, nil
-}
-
 // A bodyError is an answer whose body could not be read, with what its
 // headers said: its status (the TransportError's LastStatus) and request ID.
 type bodyError struct {
 	status    int
 	requestID string
 	err       error
+}
+
+// failedStatus returns the status of an answer whose body could not be
+// read, which err describes, or 0.
+func failedStatus(err error) int {
+	var e *bodyError
+	if errors.As(err, &e) {
+		return e.status
+	}
+	return 0
 }
 
 // bodyFailed describes err, the failure to read the body of resp.
@@ -212,70 +235,3 @@ func (e *bodyError) Error() string {
 
 // Unwrap returns why the body could not be read.
 func (e *bodyError) Unwrap() error { return e.err }
-
-// stallGuard ends the read of an answer's body when nothing arrives for
-// idle: the read fails with a *stallError instead of waiting for the
-// server to close the connection, whatever the caller's context says.
-type stallGuard struct {
-	next http.RoundTripper
-	idle time.Duration
-}
-
-func (t stallGuard) RoundTrip(req *http.Request) (*http.Response, error) {
-	ctx, cancel := context.WithCancel(req.Context())
-	resp, err := t.next.RoundTrip(req.WithContext(ctx))
-	if err != nil {
-		cancel()
-		return resp, err
-	}
-	g := &guardedBody{body: resp.Body, cancel: cancel, idle: t.idle}
-	g.timer = time.AfterFunc(t.idle, g.stall)
-	resp.Body = g
-	return resp, nil
-}
-
-// A guardedBody is a body whose read is ended when it stalls.
-type guardedBody struct {
-	body    io.ReadCloser
-	cancel  context.CancelFunc // ends the attempt, and so the read
-	idle    time.Duration
-	timer   *time.Timer
-	stalled atomic.Bool
-}
-
-func (g *guardedBody) stall() {
-	g.stalled.Store(true)
-	g.cancel()
-}
-
-func (g *guardedBody) Read(p []byte) (int, error) {
-	n, err := g.body.Read(p)
-	if n > 0 && !g.stalled.Load() {
-		g.timer.Reset(g.idle)
-	}
-	if err != nil && err != io.EOF && g.stalled.Load() {
-		err = &stallError{idle: g.idle}
-	}
-	return n, err
-}
-
-func (g *guardedBody) Close() error {
-	g.timer.Stop()
-	err := g.body.Close()
-	g.cancel()
-	return err
-}
-
-// A stallError ends the read of a body that received nothing for idle. It
-// is a timeout: it matches os.ErrDeadlineExceeded.
-type stallError struct{ idle time.Duration }
-
-func (e *stallError) Error() string {
-	return fmt.Sprintf("the answer stalled: nothing arrived for %v", e.idle)
-}
-
-// Timeout reports true, as a net.Error does for a timeout.
-func (e *stallError) Timeout() bool { return true }
-
-// Is reports whether target is os.ErrDeadlineExceeded.
-func (e *stallError) Is(target error) bool { return target == os.ErrDeadlineExceeded }

@@ -29,13 +29,16 @@ func (t Token) Format(f fmt.State, _ rune) {
 	fmt.Fprintf(f, "workforce.Token{Value:[REDACTED] ExpiresAt:%s}", t.ExpiresAt.Format(time.RFC3339))
 }
 
+// credentials are the body of POST /authenticate.
 type credentials struct {
 	APIKey    string `json:"api_key"`
 	SecretKey string `json:"secret_key"`
 }
 
+func (credentials) check(bool) error { return nil }
+
 // Authenticate exchanges the client's keys for a new token, which the
-// client then uses. Wrong keys answer ErrUnauthorized. A client made with
+// client then uses. Wrong keys get ErrUnauthorized. A client made with
 // WithToken and no keys gets an ErrInvalidArgument error.
 //
 // API: POST /authenticate
@@ -55,7 +58,7 @@ func (s *AuthenticationService) Authenticate(ctx context.Context) (*Token, *Resp
 }
 
 func (s *AuthenticationService) authenticate(ctx context.Context) (*Token, *Response, error) {
-	tok, resp, err := call[*Token](ctx, s.client, request{method: http.MethodPost, path: "authenticate", body: s.client.keys(), public: true})
+	tok, resp, err := call[*Token](ctx, s.client, authentication.post(s.client.keys()))
 	if err == nil && (tok == nil || tok.Value == "") {
 		err = &DecodeError{Method: http.MethodPost, Path: s.client.base.JoinPath("authenticate").Path, Err: errors.New("the answer holds no token")}
 		tok = nil

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"iter"
-	"net/http"
 	"strings"
 )
 
@@ -63,13 +62,7 @@ type BadgeListOptions struct {
 //
 // API: GET /badges
 func (s *BadgesService) List(ctx context.Context, opts *BadgeListOptions) ([]*Badge, *Response, error) {
-	if opts == nil {
-		opts = &BadgeListOptions{}
-	}
-	if err := opts.check(); err != nil {
-		return nil, nil, err
-	}
-	return list[*Badge](ctx, s.client, badges, opts, opts.ListOptions)
+	return call[[]*Badge](ctx, s.client, list(badges, opts))
 }
 
 // All iterates over every Badge that opts selects, from opts.Page on,
@@ -85,7 +78,7 @@ func (s *BadgesService) All(ctx context.Context, opts *BadgeListOptions) iter.Se
 //
 // API: GET /badges/:id
 func (s *BadgesService) Get(ctx context.Context, id int64) (*Badge, *Response, error) {
-	return byID[*Badge](ctx, s.client, http.MethodGet, badges, id)
+	return call[*Badge](ctx, s.client, badges.get(id))
 }
 
 // Create creates a Badge.
@@ -95,13 +88,13 @@ func (s *BadgesService) Get(ctx context.Context, id int64) (*Badge, *Response, e
 //
 // API: POST /badges
 func (s *BadgesService) Create(ctx context.Context, badge *BadgeParams) (*Badge, *Response, error) {
-	return create[*Badge](ctx, s.client, badges, badge)
+	return call[*Badge](ctx, s.client, badges.create(badge))
 }
 
-// Settle answers the Badge that a Create of params, which failed with err
+// Settle returns the Badge that a Create of params, which failed with err
 // matching ErrOutcomeUnknown, made; or an error matching ErrNotFound when
 // it made none, so that creating it again cannot make two (see
-// JobsService.Settle for the pattern). The Badge it answers has the name
+// JobsService.Settle for the pattern). The Badge it returns has the name
 // sent (in any case) and was made at or after the call began by the
 // server's clock (see "Settle a write" in the package documentation). err
 // must be the create's own error, which records when its call began.
@@ -125,13 +118,13 @@ func (s *BadgesService) Settle(ctx context.Context, params *BadgeParams, err err
 //
 // API: PATCH /badges/:id
 func (s *BadgesService) Update(ctx context.Context, id int64, changes *BadgeParams) (*Badge, *Response, error) {
-	return update[*Badge](ctx, s.client, badges, id, changes)
+	return call[*Badge](ctx, s.client, badges.update(id, changes))
 }
 
 // Delete deletes a Badge and returns it as it was. A Badge that a Job
-// Request requires answers ErrUnprocessable.
+// Request requires gets ErrUnprocessable.
 //
 // API: DELETE /badges/:id
 func (s *BadgesService) Delete(ctx context.Context, id int64) (*Badge, *Response, error) {
-	return byID[*Badge](ctx, s.client, http.MethodDelete, badges, id)
+	return call[*Badge](ctx, s.client, badges.delete(id))
 }

@@ -2,8 +2,11 @@ package workforce_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"iter"
 	"net/http"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -14,43 +17,6 @@ import (
 
 	"github.com/workforce-marketplace/workforce-go"
 )
-
-// Live keys of the right shape; nothing real.
-const (
-	liveAPIKey    = "pk_live_made_up_1"
-	liveSecretKey = "sk_live_made_up_2"
-)
-
-// infoBody is a minimal GET /info answer.
-const infoBody = `{"utc_time_now": "2026-01-02T03:04:05Z", "environment": "test"}`
-
-// recorder is a mock transport that answers every request with status and
-// body and keeps the requests it saw.
-type recorder struct {
-	*httpmock.MockTransport
-	seen []*http.Request
-}
-
-func newRecorder(status int, body string) *recorder {
-	r := &recorder{MockTransport: httpmock.NewMockTransport()}
-	r.RegisterNoResponder(func(req *http.Request) (*http.Response, error) {
-		r.seen = append(r.seen, req)
-		return httpmock.NewStringResponse(status, body), nil
-	})
-	return r
-}
-
-// newOver returns a client for the keys whose requests go to rt.
-func newOver(rt http.RoundTripper, apiKey, secretKey string, opts ...workforce.Option) (*workforce.Client, error) {
-	base := []workforce.Option{
-		workforce.WithHTTPClient(&http.Client{Transport: rt}),
-		workforce.WithRetry(0, time.Millisecond, time.Millisecond),
-	}
-	return workforce.New(apiKey, secretKey, append(base, opts...)...)
-}
-
-// tokenOf returns the token a request carries in its query.
-func tokenOf(req *http.Request) string { return req.URL.Query().Get("token") }
 
 func TestNewMakesNoNetworkCall(t *testing.T) {
 	t.Parallel()
@@ -264,11 +230,10 @@ func TestWithHTTPClientIsNotMutated(t *testing.T) {
 	m := httpmock.NewMockTransport()
 	m.RegisterResponder(http.MethodGet, mockBase+"/api_v2/info", httpmock.NewStringResponder(200, infoBody))
 	hc := &http.Client{Transport: m, Timeout: 7 * time.Second}
-	c, err := workforce.New(testAPIKey, testSecretKey, workforce.WithBaseURL(mockBase), workforce.WithHTTPClient(hc))
-	require.NoError(t, err)
+	c := newKeyed(t, mockBase, workforce.WithHTTPClient(hc))
 	assert.Same(t, m, hc.Transport)
 
-	_, _, err = c.Info.Get(context.Background())
+	_, _, err := c.Info.Get(context.Background())
 	require.NoError(t, err)
 	assert.Same(t, m, hc.Transport)
 	assert.Equal(t, 7*time.Second, hc.Timeout)
@@ -365,4 +330,67 @@ func TestNilContextIsRefused(t *testing.T) {
 	_, _, err := c.Jobs.Get(ctx, 1)
 	require.Error(t, err)
 	assert.Zero(t, m.GetTotalCallCount())
+}
+
+// Every method of every service of a zero Client answers an error (one
+// matching ErrConfig once its arguments pass), and panics in none of them.
+func TestZeroClientAnswersErrors(t *testing.T) {
+	t.Parallel()
+	for _, c := range []*workforce.Client{{}, new(workforce.Client)} {
+		v := reflect.ValueOf(c).Elem()
+		for i := range v.NumField() {
+			field := v.Type().Field(i)
+			if !field.IsExported() {
+				continue
+			}
+			svc := v.Field(i).Addr()
+			for m := range svc.NumMethod() {
+				name := field.Name + "." + svc.Type().Method(m).Name
+				method := svc.Method(m)
+				args := make([]reflect.Value, method.Type().NumIn())
+				for k := range args {
+					in := method.Type().In(k)
+					switch {
+					case in == reflect.TypeFor[context.Context]():
+						args[k] = reflect.ValueOf(context.Background())
+					case in.Kind() == reflect.Int64:
+						args[k] = reflect.ValueOf(int64(1)).Convert(in)
+					default:
+						args[k] = reflect.Zero(in)
+					}
+				}
+				var err error
+				assert.NotPanics(t, func() { err = firstError(method.Call(args)) }, name)
+				assert.True(t, errors.Is(err, workforce.ErrConfig) || errors.Is(err, workforce.ErrInvalidArgument), "%s: %v", name, err)
+			}
+		}
+		_, err := c.Do(context.Background(), &workforce.RawRequest{Method: "GET", Path: "info"}, nil)
+		assert.ErrorIs(t, err, workforce.ErrConfig)
+	}
+}
+
+// firstError answers the error a method call returned, or the first one
+// its sequence yielded.
+func firstError(out []reflect.Value) error {
+	last := out[len(out)-1]
+	if err, ok := last.Interface().(error); ok || last.Type() == reflect.TypeFor[error]() {
+		return err
+	}
+	if seq, ok := last.Interface().(iter.Seq2[*workforce.Job, error]); ok {
+		for _, err := range seq {
+			return err
+		}
+	}
+	// Any other iterator: range over it by reflection.
+	var err error
+	if last.Kind() == reflect.Func {
+		yield := reflect.MakeFunc(last.Type().In(0), func(args []reflect.Value) []reflect.Value {
+			if e, ok := args[1].Interface().(error); ok {
+				err = e
+			}
+			return []reflect.Value{reflect.ValueOf(false)}
+		})
+		last.Call([]reflect.Value{yield})
+	}
+	return err
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"iter"
-	"net/http"
 )
 
 // CustomersService reads, creates and changes the Customers of the key
@@ -106,13 +105,7 @@ func (p *CustomerParams) check(create bool) error {
 //
 // API: GET /customers
 func (s *CustomersService) List(ctx context.Context, opts *ListOptions) ([]*Customer, *Response, error) {
-	if opts == nil {
-		opts = &ListOptions{}
-	}
-	if err := opts.check(); err != nil {
-		return nil, nil, err
-	}
-	return list[*Customer](ctx, s.client, customers, opts, *opts)
+	return call[[]*Customer](ctx, s.client, list(customers, opts))
 }
 
 // All iterates over every Customer from opts.Page on, fetching pages of 50
@@ -128,28 +121,28 @@ func (s *CustomersService) All(ctx context.Context, opts *ListOptions) iter.Seq2
 //
 // API: GET /customers/:id
 func (s *CustomersService) Get(ctx context.Context, id int64) (*Customer, *Response, error) {
-	return byID[*Customer](ctx, s.client, http.MethodGet, customers, id)
+	return call[*Customer](ctx, s.client, customers.get(id))
 }
 
-// Create creates a Customer. A name the company already uses, in any
-// case, answers ErrUnprocessable.
+// Create creates a Customer. It returns an error matching ErrUnprocessable
+// for a name the company already uses, in any case.
 //
 // When the error matches ErrOutcomeUnknown the Customer may exist: Settle
 // tells whether this call made it. (Names are unique, so creating it again
-// cannot make two: it answers ErrUnprocessable when the first was made.)
+// cannot make two: it returns ErrUnprocessable when the first was made.)
 //
 // API: POST /customers
 func (s *CustomersService) Create(ctx context.Context, customer *CustomerParams) (*Customer, *Response, error) {
-	return create[*Customer](ctx, s.client, customers, customer)
+	return call[*Customer](ctx, s.client, customers.create(customer))
 }
 
-// Settle answers the Customer that a Create of params, which failed with
+// Settle returns the Customer that a Create of params, which failed with
 // err matching ErrOutcomeUnknown, made; or an error matching ErrNotFound
 // when it made none (see JobsService.Settle for the pattern). The Customer
 // it answers has the name sent (in any case) and was made at or after the
 // call began by the server's clock (see "Settle a write" in the package
 // documentation): a Customer of that name made before is not this call's,
-// and creating it again answers ErrUnprocessable. err must be the create's
+// and creating it again returns ErrUnprocessable. err must be the create's
 // own error, which records when its call began.
 //
 // API: GET /info, GET /customers/exists, then GET /customers
@@ -178,7 +171,7 @@ func (s *CustomersService) Settle(ctx context.Context, params *CustomerParams, e
 //
 // API: PATCH /customers/:id
 func (s *CustomersService) Update(ctx context.Context, id int64, changes *CustomerParams) (*Customer, *Response, error) {
-	return update[*Customer](ctx, s.client, customers, id, changes)
+	return call[*Customer](ctx, s.client, customers.update(id, changes))
 }
 
 // Exists reports whether the company has a Customer of this name, compared
@@ -186,17 +179,18 @@ func (s *CustomersService) Update(ctx context.Context, id int64, changes *Custom
 //
 // API: GET /customers/exists
 func (s *CustomersService) Exists(ctx context.Context, name string) (bool, *Response, error) {
-	if err := checkRequired("name", name); err != nil {
-		return false, nil, err
-	}
-	q := struct {
-		Name string `url:"name"`
-	}{name}
 	answer, resp, err := call[struct {
 		Exists bool `json:"exists"`
-	}](ctx, s.client, request{method: http.MethodGet, path: "customers/exists", query: q})
+	}](ctx, s.client, customerNames.find(&nameQuery{name}))
 	return answer.Exists, resp, err
 }
+
+// nameQuery is the query of GET /customers/exists.
+type nameQuery struct {
+	Name string `url:"name"`
+}
+
+func (q *nameQuery) check() error { return checkRequired("name", q.Name) }
 
 // A TimesheetImport is the outcome of a timesheet upload.
 type TimesheetImport struct {
@@ -221,7 +215,7 @@ type TimesheetRejection struct {
 // ImportTimesheet uploads a timesheet: CSV with a header row naming at
 // least the columns job_id and actual_duration (whole minutes), one Job a
 // row. Rows that can be applied are; the others are listed in the answer.
-// A file that is not such a CSV answers ErrUnprocessable.
+// A file that is not such a CSV gets an error matching ErrUnprocessable.
 //
 // The file is streamed from r as it is sent, never held in memory; r is
 // read to its end, not closed. Like every create, the upload is sent again
@@ -240,8 +234,7 @@ func (s *CustomersService) ImportTimesheet(ctx context.Context, r io.Reader) (*T
 		return nil, nil, &ArgumentError{Name: "r", Reason: "is required"}
 	}
 	file := newMultipartFile("file", "timesheet.csv", "text/csv", r)
-	out, resp, err := call[*TimesheetImport](ctx, s.client, request{method: http.MethodPost,
-		path: "customers/timesheet_import", stream: file, key: "timesheet_import", create: true})
+	out, resp, err := call[*TimesheetImport](ctx, s.client, timesheetImports.upload(file))
 	resendDue := errors.Is(err, ErrRateLimited) || (errors.Is(err, ErrUnauthorized) && s.client.tokens.CanRenew())
 	if resendDue && !file.replayable() {
 		err = fmt.Errorf("%w: %w", ErrNotResent, err)

@@ -59,7 +59,7 @@ func decodeEnvelope(data []byte, key string, out any) ([]Warning, error) {
 	return warnings, keepDocuments(reflect.ValueOf(out).Elem(), bytes.TrimSpace(data))
 }
 
-// unwrap answers the value under key when data is an envelope, else data.
+// unwrap returns the value under key when data is an envelope, else data.
 // data is the resource itself, not an envelope, when it has an "id" (every
 // resource has one) beside other members; or when its member key holds a
 // string, number or boolean beside other members, which no envelope does:

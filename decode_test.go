@@ -2,6 +2,7 @@ package workforce
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -73,7 +74,7 @@ func FuzzDecodeResponse(f *testing.F) {
 		var job *Job
 		_ = decodeErr(body, "job", &job)
 		hr := &http.Response{StatusCode: 422, Header: http.Header{"Retry-After": {string(body)}}, Body: io.NopCloser(bytes.NewReader(body))}
-		e := c.apiError(hr, http.MethodGet, "/api_v2/jobs")
+		e := c.apiError(c.newCall(context.Background(), request{method: http.MethodGet, path: "jobs"}), hr)
 		assert.LessOrEqual(t, len(e.Body), maxErrorBody)
 		_ = e.Error()
 	})

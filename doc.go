@@ -5,7 +5,7 @@
 // A Client is made once with New and shared: it is safe for concurrent use.
 // It has one service per resource group (Jobs, JobRequests,
 // MultiDayJobRequests, Badges, Customers, Users, Messages, Search, Info,
-// Authentication), and every method takes a context first and answers the
+// Authentication), and every method takes a context first and returns the
 // decoded value, the *Response and an error. Every endpoint of the API has a
 // method; the README lists them, and Client.Do calls anything else through
 // the same request path.
@@ -25,7 +25,7 @@
 //
 // # Paginate
 //
-// List answers one page (ListOptions: Page, and Per up to MaxPerPage) and
+// List returns one page (ListOptions: Page, and Per up to MaxPerPage) and
 // sets Response.NextPage. All iterates over every record from a page on,
 // 50 at a time, with a few pages in flight and records yielded in order:
 //
@@ -63,7 +63,7 @@
 // its record, and sending it again could make two. Each create has a Settle
 // (Jobs.Settle for Create and Assign, JobRequests.Settle, Customers.Settle,
 // Users.Settle and Users.SettleInvite, Badges.Settle, Messages.Settle) that
-// takes the create's parameters and its error and answers the record that
+// takes the create's parameters and its error and returns the record that
 // call made, or an error matching ErrNotFound when it made none:
 //
 //	job, _, err := c.Jobs.Assign(ctx, create)
@@ -139,7 +139,7 @@
 //	approved     completed                            the Requestor approves or rates
 //	cancelled    pending, filled, in_progress, paused Jobs.Cancel; or its Job Request is cancelled
 //
-// Any other move answers ErrUnprocessable. A Job Request moves with its
+// Any other move gets ErrUnprocessable. A Job Request moves with its
 // Jobs: posted (or draft), filled when every slot is taken, in_progress,
 // completed, approved; unfilled at its start time with a slot open;
 // cancelled, with its open Jobs, by JobRequests.Cancel.

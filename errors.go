@@ -1,13 +1,9 @@
 package workforce
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
-	"net/url"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -35,16 +31,9 @@ var (
 
 // ErrOutcomeUnknown is matched by the error of a write (a create, an
 // update, an action) that may have been done although the caller was not
-// told: its request may have reached the server (it had a connection, or
-// went through a transport of the caller's that does not say), and no
-// answer said the server did nothing. That is: the connection broke or the
-// caller's context ended while waiting, the answer was a 5xx other than
-// 503, a redirect (a 303 often answers a POST that was done), or a 2xx
-// that was cut short or could not be decoded. Sending the write again
-// could do it twice: look the record up first (each create says how). An
-// error that does not match it came before any connection was made, or
-// from an answer that says the server did nothing (a 4xx, 429 or 503):
-// then nothing was done.
+// told. Sending it again could do it twice: settle it first (each create
+// has a Settle). An error that does not match it means nothing was done.
+// docs/OUTCOME.md says when each case arises.
 var ErrOutcomeUnknown = errors.New("workforce: the write may or may not have been done")
 
 // ErrInvalidArgument is matched by every *ArgumentError: a call refused
@@ -177,20 +166,6 @@ func (e *RedirectError) Is(target error) bool {
 	return target == ErrRedirect || (target == ErrOutcomeUnknown && e.OutcomeUnknown)
 }
 
-// redirectError describes a 3xx answer, naming the host of its Location.
-func (c *Client) redirectError(hr *http.Response, method, path string) *RedirectError {
-	e := &RedirectError{StatusCode: hr.StatusCode, Method: method, Path: path, RequestID: c.requestID(hr.Header)}
-	if loc, err := url.Parse(hr.Header.Get("Location")); err == nil && hr.Header.Get("Location") != "" {
-		if hr.Request != nil && hr.Request.URL != nil {
-			loc = hr.Request.URL.ResolveReference(loc)
-		}
-		if loc.Host != "" {
-			e.Location = c.redactor.String(loc.Scheme + "://" + loc.Host)
-		}
-	}
-	return e
-}
-
 // A TransportError is a call that got no answer it could use: the
 // connection failed, the body could not be read (it was cut short, or
 // stalled: nothing arrived for Timeouts.BodyStall, and Err matches
@@ -270,52 +245,6 @@ func (e *DecodeError) Unwrap() error { return e.Err }
 // Is reports whether target is ErrOutcomeUnknown and the write was done.
 func (e *DecodeError) Is(target error) bool { return target == ErrOutcomeUnknown && e.OutcomeUnknown }
 
-// markStarted records on err, when it matches ErrOutcomeUnknown, when its
-// call began.
-func markStarted(err error, start time.Time) {
-	if !errors.Is(err, ErrOutcomeUnknown) {
-		return
-	}
-	var apiErr *APIError
-	var redirectErr *RedirectError
-	var transportErr *TransportError
-	var decodeErr *DecodeError
-	switch {
-	case errors.As(err, &apiErr):
-		apiErr.Started = start
-	case errors.As(err, &redirectErr):
-		redirectErr.Started = start
-	case errors.As(err, &transportErr):
-		transportErr.Started = start
-	case errors.As(err, &decodeErr):
-		decodeErr.Started = start
-	}
-}
-
-// callStarted answers when the call that failed with err began, for an
-// err that matches ErrOutcomeUnknown and says so.
-func callStarted(err error) (time.Time, bool) {
-	if !errors.Is(err, ErrOutcomeUnknown) {
-		return time.Time{}, false
-	}
-	var apiErr *APIError
-	var redirectErr *RedirectError
-	var transportErr *TransportError
-	var decodeErr *DecodeError
-	var start time.Time
-	switch {
-	case errors.As(err, &apiErr):
-		start = apiErr.Started
-	case errors.As(err, &redirectErr):
-		start = redirectErr.Started
-	case errors.As(err, &transportErr):
-		start = transportErr.Started
-	case errors.As(err, &decodeErr):
-		start = decodeErr.Started
-	}
-	return start, !start.IsZero()
-}
-
 // A valueError is a value of an answer that could not be decoded. It keeps
 // the value whole, so that the client hides the secrets in it before the
 // message cuts it short (a start of a secret is a secret too).
@@ -341,132 +270,3 @@ func (e *ArgumentError) Error() string { return "workforce: " + e.Name + " " + e
 
 // Is reports whether target is ErrInvalidArgument.
 func (e *ArgumentError) Is(target error) bool { return target == ErrInvalidArgument }
-
-// checkID refuses an ID that is not positive.
-func checkID(name string, id int64) error {
-	if id <= 0 {
-		return &ArgumentError{Name: name, Reason: fmt.Sprintf("must be positive, got %d", id)}
-	}
-	return nil
-}
-
-// apiError reads a non-2xx answer into an *APIError.
-func (c *Client) apiError(hr *http.Response, method, path string) *APIError {
-	e := &APIError{StatusCode: hr.StatusCode, Method: method, Path: path, RequestID: c.requestID(hr.Header)}
-	if wait, ok := c.policy.RetryAfter(hr); ok {
-		e.RetryAfter = wait
-	}
-	// Read more than is kept, so that a secret is redacted whole before the
-	// body is cut and a long JSON body still yields its message. The body
-	// is decoded as it came, and every string read from it redacted after
-	// its escapes are undone: "\u0073k_…" is a secret key too.
-	raw, _ := io.ReadAll(io.LimitReader(hr.Body, 16*maxErrorBody))
-	rd := c.redactor
-	if hr.Request != nil {
-		rd = c.redactorFor(hr.Request.Context()) // with the call's own secrets, if it has any
-	}
-	body := []byte(rd.String(string(raw)))
-	e.Body = body[:min(len(body), maxErrorBody)]
-	clean := rd.String
-	var doc struct {
-		Error   json.RawMessage `json:"error"`
-		Message json.RawMessage `json:"message"`
-		Errors  json.RawMessage `json:"errors"`
-	}
-	switch list := stringsOf(raw); {
-	case json.Unmarshal(raw, &doc) == nil:
-		e.Message = clean(firstString(doc.Error, doc.Message))
-		var fields map[string]json.RawMessage
-		if json.Unmarshal(doc.Errors, &fields) == nil {
-			e.FieldErrors = make(map[string][]string, len(fields))
-			for name, raw := range fields {
-				// A field's name is hidden only of keys and tokens: a password
-				// such as "password" must not take the name of its field.
-				e.FieldErrors[c.redactor.String(name)] = cleanAll(clean, stringsOf(raw))
-			}
-		} else {
-			e.Errors = cleanAll(clean, stringsOf(doc.Errors))
-		}
-	case list != nil: // a bare JSON string, or a list of them
-		e.Errors = cleanAll(clean, list)
-	default: // text; an HTML page or a long text says nothing the status does not
-		if text := strings.TrimSpace(string(e.Body)); len(text) <= 200 && !strings.HasPrefix(text, "<") {
-			e.Message = text
-		}
-	}
-	if e.Message == "" && len(e.Errors) > 0 {
-		e.Message = strings.Join(e.Errors, "; ")
-	}
-	if len(e.Message) > maxMessage {
-		e.Message = strings.ToValidUTF8(e.Message[:maxMessage], "") + "…"
-	}
-	return e
-}
-
-// cleanAll applies clean to every string of list, in place.
-func cleanAll(clean func(string) string, list []string) []string {
-	for i, v := range list {
-		list[i] = clean(v)
-	}
-	return list
-}
-
-// firstString returns the first of raws that holds a string (or a list of
-// them, joined).
-func firstString(raws ...json.RawMessage) string {
-	for _, raw := range raws {
-		if s := strings.Join(stringsOf(raw), "; "); s != "" {
-			return s
-		}
-	}
-	return ""
-}
-
-// stringsOf reads a JSON string, or an array of strings, as a list. Other
-// values inside an array are kept in their JSON form.
-func stringsOf(raw json.RawMessage) []string {
-	var one string
-	if json.Unmarshal(raw, &one) == nil {
-		if one == "" {
-			return nil
-		}
-		return []string{one}
-	}
-	var many []json.RawMessage
-	if json.Unmarshal(raw, &many) != nil {
-		return nil
-	}
-	out := make([]string, 0, len(many))
-	for _, m := range many {
-		if json.Unmarshal(m, &one) != nil {
-			one = string(m)
-		}
-		out = append(out, one)
-	}
-	return out
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
-}
-
-// requestID returns the request ID a response carries, if any, with any secret a server echoed
-// in it redacted.
-func (c *Client) requestID(h http.Header) string {
-	return c.redactor.String(rawRequestID(h))
-}
-
-// rawRequestID reads the request ID header as the server sent it.
-func rawRequestID(h http.Header) string {
-	for _, name := range []string{"X-Request-Id", "Request-Id", "X-Correlation-Id"} {
-		if v := h.Get(name); v != "" {
-			return v
-		}
-	}
-	return ""
-}

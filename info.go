@@ -3,7 +3,6 @@ package workforce
 import (
 	"context"
 	"encoding/json"
-	"net/http"
 )
 
 // InfoService reads the API's status. It needs no token.
@@ -26,5 +25,5 @@ func (i *Info) setRaw(b json.RawMessage) { i.Raw = b }
 //
 // API: GET /info
 func (s *InfoService) Get(ctx context.Context) (*Info, *Response, error) {
-	return call[*Info](ctx, s.client, request{method: http.MethodGet, path: "info", key: "info", public: true})
+	return call[*Info](ctx, s.client, info.find(nil))
 }

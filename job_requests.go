@@ -6,9 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"iter"
-	"net/http"
 	"reflect"
-	"strings"
 	"time"
 
 	"github.com/workforce-marketplace/workforce-go/internal/jsonscan"
@@ -166,242 +164,6 @@ const (
 	JobRequestUnfilled   JobRequestState = "unfilled"
 )
 
-// Skills are the skills a Job Request asks for. The API takes them as one
-// text, separated by "|", so a skill may not hold "|".
-type Skills []string
-
-// MarshalJSON writes the skills joined by "|".
-func (s Skills) MarshalJSON() ([]byte, error) { return json.Marshal(strings.Join(s, "|")) }
-
-// UnmarshalJSON reads "|"-separated text, an array of texts, or null.
-func (s *Skills) UnmarshalJSON(b []byte) error {
-	var list []string
-	if bytes.HasPrefix(bytes.TrimSpace(b), []byte("[")) || string(bytes.TrimSpace(b)) == "null" {
-		if err := json.Unmarshal(b, &list); err != nil {
-			return err
-		}
-		*s = list
-		return nil
-	}
-	var text string
-	if err := json.Unmarshal(b, &text); err != nil {
-		return err
-	}
-	*s = nil
-	for skill := range strings.SplitSeq(text, "|") {
-		if skill = strings.TrimSpace(skill); skill != "" {
-			*s = append(*s, skill)
-		}
-	}
-	return nil
-}
-
-func (s Skills) check(name string) error {
-	for i, skill := range s {
-		if strings.Contains(skill, "|") || strings.TrimSpace(skill) == "" {
-			return &ArgumentError{Name: fmt.Sprintf("%s[%d]", name, i), Reason: fmt.Sprintf("must be a text without %q, got %q", "|", skill)}
-		}
-	}
-	return nil
-}
-
-// Switch is a setting sent as "on" or "off". Its zero value sends
-// nothing, leaving the API's default.
-type Switch string
-
-// The settings of a Switch.
-const (
-	SwitchOn  Switch = "on"
-	SwitchOff Switch = "off"
-)
-
-func (s Switch) check(name string) error {
-	if s != "" && s != SwitchOn && s != SwitchOff {
-		return &ArgumentError{Name: name, Reason: fmt.Sprintf(`must be "on", "off" or "", got %q`, string(s))}
-	}
-	return nil
-}
-
-// checkClassification refuses a classification other than 1099 and W2.
-func checkClassification(c Classification) error {
-	if c != "" && c != Classification1099 && c != ClassificationW2 {
-		return &ArgumentError{Name: "Classification", Reason: fmt.Sprintf(`must be "1099" or "w2", got %q`, string(c))}
-	}
-	return nil
-}
-
-// AgentCodeNull is the AgentCode filter that selects the Job Requests
-// without an agent code. (The API spells it as the text "Null", so a Job
-// Request whose agent code is that text cannot be selected by it.)
-const AgentCodeNull = "Null"
-
-// JobRequestListOptions filters and pages GET /job_requests. Zero fields
-// are not sent.
-type JobRequestListOptions struct {
-	ListOptions
-	// State selects Job Requests in this state.
-	State JobRequestState `url:"state,omitempty"`
-	// CompanyID selects the Job Requests of one Customer (their CustomerID).
-	CompanyID int64 `url:"company_id,omitempty"`
-	// MultiDayJobRequestID selects the days of one Multi-day Job Request.
-	MultiDayJobRequestID int64 `url:"multi_day_job_request_id,omitempty"`
-	// Classification selects 1099 or W2 Job Requests.
-	Classification Classification `url:"classification,omitempty"`
-	// W2HourlyRate selects W2 Job Requests paying this hourly rate.
-	W2HourlyRate Decimal `url:"w2_hourly_rate,omitempty"`
-	// UpdatedBefore and UpdatedAfter select Job Requests by the time of
-	// their last change, sent in RFC 3339 with the fraction of a second.
-	UpdatedBefore time.Time `url:"updated_before,omitempty" layout:"2006-01-02T15:04:05.999999999Z07:00"`
-	UpdatedAfter  time.Time `url:"updated_after,omitempty" layout:"2006-01-02T15:04:05.999999999Z07:00"`
-	// AgentCode selects Job Requests by agent code (at most 25
-	// characters); AgentCodeNull selects those without one.
-	AgentCode string `url:"agent_code,omitempty"`
-}
-
-func (o *JobRequestListOptions) check() error {
-	return firstError(
-		checkOptionalID("CompanyID", o.CompanyID),
-		checkOptionalID("MultiDayJobRequestID", o.MultiDayJobRequestID),
-		checkClassification(o.Classification),
-		checkLength("AgentCode", o.AgentCode, 25),
-		o.ListOptions.check())
-}
-
-// JobRequestParams is the body of POST /job_requests and PATCH
-// /job_requests/:id. Zero fields are not sent, so an update changes only
-// what is set; Ptr(false) sends false.
-//
-// To create, RequestName, Zip, City, Address, Slots (at least 1),
-// DescriptionTasks or Description, Category and State (JobRequestPosted,
-// or JobRequestDraft) are required, and a W2 Job Request needs its
-// W2HourlyRate.
-type JobRequestParams struct {
-	RequestName        string `json:"request_name,omitempty"`
-	Zip                string `json:"zip,omitempty"`
-	City               string `json:"city,omitempty"`
-	Address            string `json:"address,omitempty"`
-	Venue              string `json:"venue,omitempty"`
-	Slots              int    `json:"slots,omitempty"`
-	Category           string `json:"category,omitempty"`
-	Description        string `json:"description,omitempty"`
-	DescriptionTasks   string `json:"description_tasks,omitempty"`
-	DescriptionCompany string `json:"description_company,omitempty"`
-	DescriptionTravel  string `json:"description_travel,omitempty"`
-	// DescriptionSkills is sent joined by "|".
-	DescriptionSkills  Skills          `json:"description_skills,omitempty"`
-	DescriptionContact string          `json:"description_contact,omitempty"`
-	DescriptionArrival string          `json:"description_arrival,omitempty"`
-	State              JobRequestState `json:"state,omitempty"`
-	// StartTime is the wall-clock time the work starts at the venue, such
-	// as NewWallClock(2026, 12, 1, 9, 0); it carries no zone.
-	StartTime WallClock `json:"start_time,omitzero"`
-	// Duration is the length of the work in minutes.
-	Duration   int     `json:"duration,omitempty"`
-	EmployerID int64   `json:"employer_id,omitempty"`
-	Wage       Decimal `json:"wage,omitzero"`
-	// Classification is Classification1099 (the API's default) or
-	// ClassificationW2, which needs W2HourlyRate.
-	Classification Classification `json:"classification,omitempty"`
-	W2HourlyRate   Decimal        `json:"w2_hourly_rate,omitzero"`
-	OpenRequest    *bool          `json:"open_request,omitempty"`
-	// MultiDay and MultiDayJobRequestID make the Job Request one day of a
-	// Multi-day Job Request, created first with MultiDayJobRequests.Create.
-	MultiDay             *bool `json:"multi_day,omitempty"`
-	MultiDayJobRequestID int64 `json:"multi_day_job_request_id,omitempty"`
-	// PreferredCandidateIDs are Workers offered the work first.
-	PreferredCandidateIDs []int64 `json:"preferred_candidate_ids,omitempty"`
-	// BanList holds Workers who may not take the work.
-	BanList []int64 `json:"ban_list,omitempty"`
-	// BadgeRequirements are Badges a Worker must hold to take a Job.
-	BadgeRequirements []BadgeRequirement `json:"badge_requirements_attributes,omitempty"`
-	// NotificationDistance is how far from the venue, in miles, Workers
-	// are notified.
-	NotificationDistance Decimal `json:"notification_distance,omitzero"`
-	// PushAllNotificationsASAP notifies every Worker at once rather than
-	// in waves.
-	PushAllNotificationsASAP Switch `json:"push_all_notifications_asap,omitempty"`
-	// Can is the API's "can" parameter, which it does not document; it is
-	// sent as given.
-	Can string `json:"can,omitempty"`
-	// AgentCode is 1 to 25 characters.
-	AgentCode          string `json:"agent_code,omitempty"`
-	OrganizationalPath string `json:"organizational_path,omitempty"`
-	UsePendingState    *bool  `json:"use_pending_state,omitempty"`
-}
-
-// MarshalJSON writes the parameters as the API takes them: every field
-// that is set, and each Badge requirement as {"badge_id": N} alone.
-func (p JobRequestParams) MarshalJSON() ([]byte, error) {
-	type plain JobRequestParams // without this method
-	type attribute struct {
-		BadgeID int64 `json:"badge_id"`
-	}
-	var attributes []attribute
-	for _, r := range p.BadgeRequirements {
-		attributes = append(attributes, attribute{r.BadgeID})
-	}
-	return json.Marshal(struct {
-		plain
-		BadgeRequirements []attribute `json:"badge_requirements_attributes,omitempty"` // hides plain's
-	}{plain(p), attributes})
-}
-
-// check refuses fields out of range; create also requires what the API
-// requires.
-func (p *JobRequestParams) check(create bool) error {
-	if err := checkSomething("JobRequestParams", p); err != nil {
-		return err
-	}
-	if create {
-		description := checkRequired("DescriptionTasks", p.DescriptionTasks+p.Description)
-		if description != nil {
-			description = &ArgumentError{Name: "DescriptionTasks", Reason: "or Description is required"}
-		}
-		var rate error
-		if p.Classification == ClassificationW2 && !p.W2HourlyRate.Valid() {
-			rate = &ArgumentError{Name: "W2HourlyRate", Reason: "is required for a W2 Job Request"}
-		}
-		var slots error
-		if p.Slots < 1 {
-			slots = &ArgumentError{Name: "Slots", Reason: fmt.Sprintf("must be at least 1, got %d", p.Slots)}
-		}
-		if err := firstError(checkRequired("RequestName", p.RequestName), checkRequired("Zip", p.Zip),
-			checkRequired("City", p.City), checkRequired("Address", p.Address), slots, description,
-			checkRequired("Category", p.Category), checkRequired("State", string(p.State)), rate); err != nil {
-			return err
-		}
-	}
-	var counts error
-	switch {
-	case p.Slots < 0:
-		counts = &ArgumentError{Name: "Slots", Reason: fmt.Sprintf("must be at least 1, got %d", p.Slots)}
-	case p.Duration < 0:
-		counts = &ArgumentError{Name: "Duration", Reason: fmt.Sprintf("must not be negative, got %d", p.Duration)}
-	}
-	return firstError(counts,
-		checkOptionalID("EmployerID", p.EmployerID),
-		checkOptionalID("MultiDayJobRequestID", p.MultiDayJobRequestID),
-		checkIDs("PreferredCandidateIDs", p.PreferredCandidateIDs),
-		checkIDs("BanList", p.BanList),
-		checkBadgeRequirements(p.BadgeRequirements),
-		p.DescriptionSkills.check("DescriptionSkills"),
-		checkDecimal("Wage", p.Wage),
-		checkDecimal("W2HourlyRate", p.W2HourlyRate),
-		checkDecimal("NotificationDistance", p.NotificationDistance),
-		checkClassification(p.Classification),
-		p.PushAllNotificationsASAP.check("PushAllNotificationsASAP"),
-		checkLength("AgentCode", p.AgentCode, 25))
-}
-
-func checkBadgeRequirements(reqs []BadgeRequirement) error {
-	for i, r := range reqs {
-		if err := checkID(fmt.Sprintf("BadgeRequirements[%d].BadgeID", i), r.BadgeID); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // A Ranking is a Worker's place in a Job Request's ranking of candidates.
 type Ranking struct {
 	// Rank is 1 for the best candidate.
@@ -465,13 +227,7 @@ func (r *Ranking) decodeLenient(d *lenient, data []byte, at path) {
 //
 // API: GET /job_requests
 func (s *JobRequestsService) List(ctx context.Context, opts *JobRequestListOptions) ([]*JobRequest, *Response, error) {
-	if opts == nil {
-		opts = &JobRequestListOptions{}
-	}
-	if err := opts.check(); err != nil {
-		return nil, nil, err
-	}
-	return list[*JobRequest](ctx, s.client, jobRequests, opts, opts.ListOptions)
+	return call[[]*JobRequest](ctx, s.client, list(jobRequests, opts))
 }
 
 // All iterates over every Job Request that opts selects, from opts.Page
@@ -487,8 +243,7 @@ func (s *JobRequestsService) All(ctx context.Context, opts *JobRequestListOption
 // it is zero), each once, in no particular order, and when the iteration
 // ends with every one yielded, sets *watermark to the time to sync from
 // next time; after a break or an error it leaves *watermark as it was. It
-// skips nothing even while Job Requests change, for the reasons
-// JobsService.Sync gives.
+// skips nothing even while Job Requests change (docs/SYNC.md).
 //
 // API: GET /info, then GET /job_requests with updated_after and updated_before
 func (s *JobRequestsService) Sync(ctx context.Context, watermark *time.Time, opts *SyncOptions) iter.Seq2[*JobRequest, error] {
@@ -501,7 +256,7 @@ func (s *JobRequestsService) Sync(ctx context.Context, watermark *time.Time, opt
 //
 // API: GET /job_requests/:id
 func (s *JobRequestsService) Get(ctx context.Context, id int64) (*JobRequest, *Response, error) {
-	return byID[*JobRequest](ctx, s.client, http.MethodGet, jobRequests, id)
+	return call[*JobRequest](ctx, s.client, jobRequests.get(id))
 }
 
 // Create posts a Job Request. Public Pool keys get ErrForbidden.
@@ -511,13 +266,13 @@ func (s *JobRequestsService) Get(ctx context.Context, id int64) (*JobRequest, *R
 //
 // API: POST /job_requests
 func (s *JobRequestsService) Create(ctx context.Context, jobRequest *JobRequestParams) (*JobRequest, *Response, error) {
-	return create[*JobRequest](ctx, s.client, jobRequests, jobRequest)
+	return call[*JobRequest](ctx, s.client, jobRequests.create(jobRequest))
 }
 
-// Settle answers the Job Request that a Create of params, which failed with
+// Settle returns the Job Request that a Create of params, which failed with
 // err matching ErrOutcomeUnknown, made; or an error matching ErrNotFound
 // when it made none, so that posting it again cannot post it twice (see
-// JobsService.Settle for the pattern). The Job Request it answers was made
+// JobsService.Settle for the pattern). The Job Request it returns was made
 // at or after the call began by the server's clock (see "Settle a write" in
 // the package documentation), with the RequestName, Address, City and Zip
 // sent, and the StartTime, EmployerID, AgentCode, MultiDayJobRequestID and
@@ -551,19 +306,15 @@ func (s *JobRequestsService) Settle(ctx context.Context, params *JobRequestParam
 //
 // API: PATCH /job_requests/:id
 func (s *JobRequestsService) Update(ctx context.Context, id int64, changes *JobRequestParams) (*JobRequest, *Response, error) {
-	return update[*JobRequest](ctx, s.client, jobRequests, id, changes)
+	return call[*JobRequest](ctx, s.client, jobRequests.update(id, changes))
 }
 
 // Cancel cancels a Job Request, and with it its open Jobs. A Job Request
-// past cancelling answers ErrUnprocessable.
+// past cancelling gets ErrUnprocessable.
 //
 // API: PATCH /job_requests/:id with state=cancelled
 func (s *JobRequestsService) Cancel(ctx context.Context, id int64) (*JobRequest, *Response, error) {
-	if err := checkID("id", id); err != nil {
-		return nil, nil, err
-	}
-	body := map[string]JobRequestState{"state": JobRequestCancelled}
-	return call[*JobRequest](ctx, s.client, request{method: http.MethodPatch, path: jobRequests.at(id), body: body, key: jobRequests.key})
+	return call[*JobRequest](ctx, s.client, jobRequests.updateUnwrapped(id, &jobRequestCancel{State: JobRequestCancelled}))
 }
 
 // Rankings returns the Workers ranked as candidates for a Job Request,
@@ -571,10 +322,7 @@ func (s *JobRequestsService) Cancel(ctx context.Context, id int64) (*JobRequest,
 //
 // API: GET /job_requests/:id/rankings
 func (s *JobRequestsService) Rankings(ctx context.Context, id int64) ([]*Ranking, *Response, error) {
-	if err := checkID("id", id); err != nil {
-		return nil, nil, err
-	}
-	return call[[]*Ranking](ctx, s.client, request{method: http.MethodGet, path: jobRequests.at(id, "rankings"), key: "rankings"})
+	return call[[]*Ranking](ctx, s.client, jobRequests.nested(id, "rankings"))
 }
 
 // ResendNotifications notifies Workers of a Job Request again, all at
@@ -583,22 +331,12 @@ func (s *JobRequestsService) Rankings(ctx context.Context, id int64) ([]*Ranking
 //
 // API: POST /job_requests/:id/resend_notifications
 func (s *JobRequestsService) ResendNotifications(ctx context.Context, id int64, pushAllASAP Switch) (*JobRequest, *Response, error) {
-	if err := firstError(checkID("id", id), pushAllASAP.check("pushAllASAP")); err != nil {
-		return nil, nil, err
-	}
-	body := struct {
-		Push Switch `json:"push_all_notifications_asap,omitempty"`
-	}{pushAllASAP}
-	return call[*JobRequest](ctx, s.client, request{method: http.MethodPost, path: jobRequests.at(id, "resend_notifications"),
-		body: body, key: "job_request", create: true})
+	return call[*JobRequest](ctx, s.client, jobRequests.act(id, "resend_notifications", &notificationParams{pushAllASAP}, notIdempotent))
 }
 
 // ReRankWorkers ranks the candidates for a Job Request again.
 //
 // API: POST /job_requests/:id/re_rank_workers
 func (s *JobRequestsService) ReRankWorkers(ctx context.Context, id int64) (*JobRequest, *Response, error) {
-	if err := checkID("id", id); err != nil {
-		return nil, nil, err
-	}
-	return call[*JobRequest](ctx, s.client, request{method: http.MethodPost, path: jobRequests.at(id, "re_rank_workers"), key: "job_request"})
+	return call[*JobRequest](ctx, s.client, jobRequests.act(id, "re_rank_workers", nil, idempotent))
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"iter"
-	"net/http"
 	"time"
 )
 
@@ -122,6 +121,11 @@ const (
 	ClassificationW2   Classification = "w2"
 )
 
+// check refuses a classification other than 1099 and W2; "" passes.
+func (c Classification) check(name string) error {
+	return checkOneOf(name, string(c), string(Classification1099), string(ClassificationW2))
+}
+
 // W2PayStatus is the payroll state of a W2 Job.
 type W2PayStatus string
 
@@ -164,10 +168,7 @@ type JobListOptions struct {
 }
 
 func (o *JobListOptions) check() error {
-	if o.JobRequestID < 0 {
-		return &ArgumentError{Name: "JobRequestID", Reason: fmt.Sprintf("must not be negative, got %d", o.JobRequestID)}
-	}
-	return o.ListOptions.check()
+	return firstError(checkNotNegative("JobRequestID", o.JobRequestID), o.ListOptions.check())
 }
 
 // JobCreate is the body of POST /jobs and POST /jobs/assign.
@@ -177,14 +178,12 @@ type JobCreate struct {
 	RequestorNotes string `json:"requestor_notes,omitempty"` // optional
 }
 
-func (j *JobCreate) check() error {
+// check refuses a JobCreate without its two IDs; it only ever creates.
+func (j *JobCreate) check(bool) error {
 	if j == nil {
 		return &ArgumentError{Name: "JobCreate", Reason: "is required"}
 	}
-	if err := checkID("WorkerID", j.WorkerID); err != nil {
-		return err
-	}
-	return checkID("JobRequestID", j.JobRequestID)
+	return firstError(checkID("WorkerID", j.WorkerID), checkID("JobRequestID", j.JobRequestID))
 }
 
 // JobUpdate is the body of PATCH /jobs/:id. Nil fields are not sent; at
@@ -200,12 +199,13 @@ type JobUpdate struct {
 	CancelledReason CancelReason `json:"cancelled_reason,omitempty"`
 }
 
-func (u *JobUpdate) check() error {
-	switch {
-	case u == nil || (u.State == "" && u.ActualDuration == nil && u.CancelledReason == ""):
+// check refuses a JobUpdate that sets nothing, or a negative duration.
+func (u *JobUpdate) check(bool) error {
+	if u == nil || (u.State == "" && u.ActualDuration == nil && u.CancelledReason == "") {
 		return &ArgumentError{Name: "JobUpdate", Reason: "must set at least one field"}
-	case u.ActualDuration != nil && *u.ActualDuration < 0:
-		return &ArgumentError{Name: "ActualDuration", Reason: fmt.Sprintf("must not be negative, got %d", *u.ActualDuration)}
+	}
+	if u.ActualDuration != nil {
+		return checkNotNegative("ActualDuration", *u.ActualDuration)
 	}
 	return nil
 }
@@ -214,13 +214,7 @@ func (u *JobUpdate) check() error {
 //
 // API: GET /jobs
 func (s *JobsService) List(ctx context.Context, opts *JobListOptions) ([]*Job, *Response, error) {
-	if opts == nil {
-		opts = &JobListOptions{}
-	}
-	if err := opts.check(); err != nil {
-		return nil, nil, err
-	}
-	return list[*Job](ctx, s.client, jobs, opts, opts.ListOptions)
+	return call[[]*Job](ctx, s.client, list(jobs, opts))
 }
 
 // All iterates over every Job that opts selects, from opts.Page on, fetching
@@ -239,31 +233,9 @@ func (s *JobsService) All(ctx context.Context, opts *JobListOptions) iter.Seq2[*
 // changed close to the watermark may be yielded by two syncs in a row (see
 // SyncOptions.Precision and LookBack): store them by ID.
 //
-// Nothing is skipped, even while Jobs change. The sync freezes the top of
-// its window at the server's time when it starts (GET /info's
-// utc_time_now, else that answer's Date header), plus the precision since
-// that time may be cut to whole
-// seconds, so every Job changed before the sync began is inside. A Job
-// that changes from then on gets a later updated_at: it leaves the window,
-// or moves into its last precision, and either way is the next sync's,
-// whose window starts two precisions before this one's top (so at this
-// one's utc_time_now less a precision, inside whether updated_after is
-// inclusive or exclusive); no Job that did not change can enter the window.
-//
-// The window is covered by time slices, each small enough to come back in
-// a single page (a full page means: split the slice), fetched
-// concurrently, with every boundary overlapping by the timestamps'
-// precision, so that a Job on a boundary falls in a slice whether the
-// server's bounds are inclusive or exclusive; duplicates are dropped by ID.
-// A single page, read at once, cannot shift. Only when more than a page of
-// Jobs share one timestamp is such a slice walked page by page. Below the
-// start of the sync (less two precisions) Jobs can leave a slice but not
-// enter it, so it is read forward to find its last page, then backward:
-// a Job that leaves moves those after it one place up, toward the pages
-// still to be read, so the backward pass sees every Job that stayed. A
-// slice at the top, which Jobs may also enter, is walked forward until a
-// walk sees every Job the one before saw (a walk skips a Job only when one
-// it saw leaves, and one that left never returns), else ErrSyncUnstable.
+// Nothing is skipped, even while Jobs change: docs/SYNC.md argues why. A
+// sync that meets more than a page of Jobs on one timestamp that keep
+// changing while they are read stops with ErrSyncUnstable.
 //
 // API: GET /info, then GET /jobs with updated_after and updated_before
 func (s *JobsService) Sync(ctx context.Context, watermark *time.Time, opts *SyncOptions) iter.Seq2[*Job, error] {
@@ -276,7 +248,7 @@ func (s *JobsService) Sync(ctx context.Context, watermark *time.Time, opts *Sync
 //
 // API: GET /jobs/:id
 func (s *JobsService) Get(ctx context.Context, id int64) (*Job, *Response, error) {
-	return byID[*Job](ctx, s.client, http.MethodGet, jobs, id)
+	return call[*Job](ctx, s.client, jobs.get(id))
 }
 
 // Find returns the newest Job of a Worker on a Job Request, whatever its
@@ -288,10 +260,7 @@ func (s *JobsService) Get(ctx context.Context, id int64) (*Job, *Response, error
 //
 // API: GET /jobs with job_request_id
 func (s *JobsService) Find(ctx context.Context, jobRequestID, workerID int64) (*Job, error) {
-	if err := checkID("jobRequestID", jobRequestID); err != nil {
-		return nil, err
-	}
-	if err := checkID("workerID", workerID); err != nil {
+	if err := firstError(checkID("jobRequestID", jobRequestID), checkID("workerID", workerID)); err != nil {
 		return nil, err
 	}
 	for job, err := range s.All(ctx, &JobListOptions{JobRequestID: jobRequestID}) {
@@ -305,7 +274,7 @@ func (s *JobsService) Find(ctx context.Context, jobRequestID, workerID int64) (*
 	return nil, fmt.Errorf("%w: worker %d has no Job on job request %d", ErrNotFound, workerID, jobRequestID)
 }
 
-// Settle answers the Job that a Create or Assign of create, which failed
+// Settle returns the Job that a Create or Assign of create, which failed
 // with err matching ErrOutcomeUnknown, made; or an error matching
 // ErrNotFound when it made none, so that sending it again cannot make a
 // second one:
@@ -318,17 +287,15 @@ func (s *JobsService) Find(ctx context.Context, jobRequestID, workerID int64) (*
 //		}
 //	}
 //
-// The Job it answers is the Worker's on the Job Request, made at or after
-// the call began by the server's clock (see "Settle a write" in the package
-// documentation), and in a state a create makes (filled, or pending): an
-// older Job of the same Worker, such as one cancelled before, never. A Job
-// the call made and that moved on since (started, cancelled) is not found
-// either: sending again then makes a new filled Job, or is refused. err
-// must be the create's own error, which records when its call began.
+// The Job it returns is the Worker's on the Job Request, made since the
+// call began by the server's clock, and filled or pending: never an older
+// Job of the same Worker (docs/settling.md). A Job the call made that moved
+// on since (started, cancelled) is not found. err must be the create's own
+// error, which records when its call began.
 //
 // API: GET /info, then GET /jobs with job_request_id and updated_after
 func (s *JobsService) Settle(ctx context.Context, create *JobCreate, err error) (*Job, error) {
-	if e := create.check(); e != nil {
+	if e := create.check(true); e != nil {
 		return nil, e
 	}
 	floor, e := s.client.settleFloor(ctx, err)
@@ -348,14 +315,14 @@ func (s *JobsService) Settle(ctx context.Context, create *JobCreate, err error) 
 // Job; the API documents both. Assign says that a Requestor placed a
 // Worker they chose, which is most integrations' case; Create records a
 // Job agreed elsewhere. A Job Request whose slots are all taken, or that
-// requires Badges the Worker lacks, answers ErrUnprocessable.
+// requires Badges the Worker lacks, gets an error matching ErrUnprocessable.
 //
 // When the error matches ErrOutcomeUnknown the Job may exist: Settle
 // tells whether this call made it, before creating it again.
 //
 // API: POST /jobs
 func (s *JobsService) Create(ctx context.Context, job *JobCreate) (*Job, *Response, error) {
-	return s.create(ctx, "jobs", job)
+	return call[*Job](ctx, s.client, jobs.create(job))
 }
 
 // Assign assigns a Worker to a Job Request as a filled Job. Public Pool keys
@@ -365,30 +332,16 @@ func (s *JobsService) Create(ctx context.Context, job *JobCreate) (*Job, *Respon
 //
 // API: POST /jobs/assign
 func (s *JobsService) Assign(ctx context.Context, job *JobCreate) (*Job, *Response, error) {
-	return s.create(ctx, "jobs/assign", job)
-}
-
-func (s *JobsService) create(ctx context.Context, path string, job *JobCreate) (*Job, *Response, error) {
-	if err := job.check(); err != nil {
-		return nil, nil, err
-	}
-	body := map[string]*JobCreate{"job": job}
-	return call[*Job](ctx, s.client, request{method: http.MethodPost, path: path, body: body, key: "job", create: true})
+	return call[*Job](ctx, s.client, jobAssignments.create(job))
 }
 
 // Update changes a Job's state, actual duration or cancel reason. A state
-// move the API does not allow answers ErrUnprocessable; Public Pool keys
+// move the API does not allow gets ErrUnprocessable; Public Pool keys
 // get ErrForbidden.
 //
 // API: PATCH /jobs/:id
 func (s *JobsService) Update(ctx context.Context, id int64, update *JobUpdate) (*Job, *Response, error) {
-	if err := checkID("id", id); err != nil {
-		return nil, nil, err
-	}
-	if err := update.check(); err != nil {
-		return nil, nil, err
-	}
-	return call[*Job](ctx, s.client, request{method: http.MethodPatch, path: jobPath(id), body: update, key: "job"})
+	return call[*Job](ctx, s.client, jobs.updateUnwrapped(id, update))
 }
 
 // Cancel cancels a Job for reason; an empty reason is not sent.
@@ -397,5 +350,3 @@ func (s *JobsService) Update(ctx context.Context, id int64, update *JobUpdate) (
 func (s *JobsService) Cancel(ctx context.Context, id int64, reason CancelReason) (*Job, *Response, error) {
 	return s.Update(ctx, id, &JobUpdate{State: JobCancelled, CancelledReason: reason})
 }
-
-func jobPath(id int64) string { return fmt.Sprintf("jobs/%d", id) }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"iter"
-	"net/http"
 	"strings"
 	"time"
 )
@@ -46,23 +45,8 @@ type MessageListOptions struct {
 }
 
 func (o *MessageListOptions) check() error {
-	for _, id := range messageIDs(o.JobID, o.SenderID, o.ReceiverID) {
-		if id.value < 0 {
-			return &ArgumentError{Name: id.name, Reason: fmt.Sprintf("must not be negative, got %d", id.value)}
-		}
-	}
-	return o.ListOptions.check()
-}
-
-// An idArg is an ID argument and its name, for checks.
-type idArg struct {
-	name  string
-	value int64
-}
-
-// messageIDs names a Message's job, sender and receiver IDs.
-func messageIDs(job, sender, receiver int64) []idArg {
-	return []idArg{{"JobID", job}, {"SenderID", sender}, {"ReceiverID", receiver}}
+	return firstError(checkNotNegative("JobID", o.JobID), checkNotNegative("SenderID", o.SenderID),
+		checkNotNegative("ReceiverID", o.ReceiverID), o.ListOptions.check())
 }
 
 // MessageCreate is the body of POST /messages. Body, JobID, SenderID and
@@ -82,32 +66,21 @@ type MessageCreate struct {
 	ReadAt time.Time `json:"read_at,omitzero"`
 }
 
-func (m *MessageCreate) check() error {
+// check refuses a Message without its text or its three IDs; it only
+// ever creates.
+func (m *MessageCreate) check(bool) error {
 	if m == nil {
 		return &ArgumentError{Name: "MessageCreate", Reason: "is required"}
 	}
-	if err := required(field{"Body", m.Body}); err != nil {
-		return err
-	}
-	for _, id := range messageIDs(m.JobID, m.SenderID, m.ReceiverID) {
-		if err := checkID(id.name, id.value); err != nil {
-			return err
-		}
-	}
-	return nil
+	return firstError(checkRequired("Body", m.Body), checkID("JobID", m.JobID), checkID("SenderID", m.SenderID),
+		checkID("ReceiverID", m.ReceiverID))
 }
 
 // List returns one page of Messages, newest first.
 //
 // API: GET /messages
 func (s *MessagesService) List(ctx context.Context, opts *MessageListOptions) ([]*Message, *Response, error) {
-	if opts == nil {
-		opts = &MessageListOptions{}
-	}
-	if err := opts.check(); err != nil {
-		return nil, nil, err
-	}
-	return list[*Message](ctx, s.client, messages, opts, opts.ListOptions)
+	return call[[]*Message](ctx, s.client, list(messages, opts))
 }
 
 // All iterates over every Message that opts selects, from opts.Page on,
@@ -123,31 +96,24 @@ func (s *MessagesService) All(ctx context.Context, opts *MessageListOptions) ite
 //
 // API: GET /messages/:id
 func (s *MessagesService) Get(ctx context.Context, id int64) (*Message, *Response, error) {
-	if err := checkID("id", id); err != nil {
-		return nil, nil, err
-	}
-	return call[*Message](ctx, s.client, request{method: http.MethodGet, path: fmt.Sprintf("messages/%d", id), key: "message"})
+	return call[*Message](ctx, s.client, messages.get(id))
 }
 
 // Create sends a Message about a Job. A sender or receiver who is not one
-// of the Job's two parties answers ErrUnprocessable.
+// of the Job's two parties gets ErrUnprocessable.
 //
 // When the error matches ErrOutcomeUnknown the Message may have been sent:
 // Settle tells whether this call sent it, before sending it again.
 //
 // API: POST /messages
 func (s *MessagesService) Create(ctx context.Context, message *MessageCreate) (*Message, *Response, error) {
-	if err := message.check(); err != nil {
-		return nil, nil, err
-	}
-	body := map[string]*MessageCreate{"message": message}
-	return call[*Message](ctx, s.client, request{method: http.MethodPost, path: "messages", body: body, key: "message", create: true})
+	return call[*Message](ctx, s.client, messages.create(message))
 }
 
-// Settle answers the Message that a Create of message, which failed with
+// Settle returns the Message that a Create of message, which failed with
 // err matching ErrOutcomeUnknown, sent; or an error matching ErrNotFound
 // when it sent none, so that sending it again cannot send it twice (see
-// JobsService.Settle for the pattern). The Message it answers is about the
+// JobsService.Settle for the pattern). The Message it returns is about the
 // same Job, from the same sender to the same receiver, with the same text,
 // and was made at or after the call began by the server's clock (see
 // "Settle a write" in the package documentation): the same text sent
@@ -157,7 +123,7 @@ func (s *MessagesService) Create(ctx context.Context, message *MessageCreate) (*
 // API: GET /info, then GET /messages with job_id, sender_id and
 // receiver_id
 func (s *MessagesService) Settle(ctx context.Context, message *MessageCreate, err error) (*Message, error) {
-	if e := message.check(); e != nil {
+	if e := message.check(true); e != nil {
 		return nil, e
 	}
 	floor, e := s.client.settleFloor(ctx, err)

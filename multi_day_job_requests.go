@@ -3,8 +3,6 @@ package workforce
 import (
 	"context"
 	"encoding/json"
-	"fmt"
-	"net/http"
 )
 
 // MultiDayJobRequestsService creates, reads and changes Multi-day Job
@@ -64,22 +62,20 @@ func (p *MultiDayJobRequestParams) check(create bool) error {
 	if err := checkSomething("MultiDayJobRequestParams", p); err != nil {
 		return err
 	}
-	switch {
-	case create && p.RepeatType == "":
-		return &ArgumentError{Name: "RepeatType", Reason: "is required"}
-	case p.RepeatType != "" && p.RepeatType != RepeatDaily && p.RepeatType != RepeatWeekly:
-		return &ArgumentError{Name: "RepeatType", Reason: fmt.Sprintf(`must be "daily" or "weekly", got %q`, string(p.RepeatType))}
-	case p.RepeatNumber < 0:
-		return &ArgumentError{Name: "RepeatNumber", Reason: fmt.Sprintf("must not be negative, got %d", p.RepeatNumber)}
+	var repeatType error
+	if create {
+		repeatType = checkRequired("RepeatType", string(p.RepeatType))
 	}
-	return nil
+	return firstError(repeatType,
+		checkOneOf("RepeatType", string(p.RepeatType), string(RepeatDaily), string(RepeatWeekly)),
+		checkNotNegative("RepeatNumber", p.RepeatNumber))
 }
 
 // Get returns one Multi-day Job Request.
 //
 // API: GET /multi_day_job_requests/:id
 func (s *MultiDayJobRequestsService) Get(ctx context.Context, id int64) (*MultiDayJobRequest, *Response, error) {
-	return byID[*MultiDayJobRequest](ctx, s.client, http.MethodGet, multiDayJobRequests, id)
+	return call[*MultiDayJobRequest](ctx, s.client, multiDayJobRequests.get(id))
 }
 
 // Create creates a Multi-day Job Request, to which Job Requests are then
@@ -91,7 +87,7 @@ func (s *MultiDayJobRequestsService) Get(ctx context.Context, id int64) (*MultiD
 //
 // API: POST /multi_day_job_requests
 func (s *MultiDayJobRequestsService) Create(ctx context.Context, series *MultiDayJobRequestParams) (*MultiDayJobRequest, *Response, error) {
-	return create[*MultiDayJobRequest](ctx, s.client, multiDayJobRequests, series)
+	return call[*MultiDayJobRequest](ctx, s.client, multiDayJobRequests.create(series))
 }
 
 // Update changes the fields of a Multi-day Job Request that changes sets;
@@ -99,5 +95,5 @@ func (s *MultiDayJobRequestsService) Create(ctx context.Context, series *MultiDa
 //
 // API: PATCH /multi_day_job_requests/:id
 func (s *MultiDayJobRequestsService) Update(ctx context.Context, id int64, changes *MultiDayJobRequestParams) (*MultiDayJobRequest, *Response, error) {
-	return update[*MultiDayJobRequest](ctx, s.client, multiDayJobRequests, id, changes)
+	return call[*MultiDayJobRequest](ctx, s.client, multiDayJobRequests.update(id, changes))
 }

@@ -4,7 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
+	"net/http/httptest"
+	"net/http/httptrace"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -52,7 +56,7 @@ func TestCreateOutcomeUnderEachFault(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			srv, c := fake(t)
+			srv, c := newFake(t)
 			seed := srv.Seed()
 			tt.fault.Method, tt.fault.Path = http.MethodPost, "/api_v2/jobs"
 			srv.InjectFault(tt.fault)
@@ -73,7 +77,7 @@ func TestCreateOutcomeUnderEachFault(t *testing.T) {
 
 func TestUpdateOutcomeUnknownWhenAnEarlierAttemptActed(t *testing.T) {
 	t.Parallel()
-	srv, c := fake(t)
+	srv, c := newFake(t)
 	seed := srv.Seed()
 	ctx := context.Background()
 	job, _, err := c.Jobs.Create(ctx, &workforce.JobCreate{WorkerID: seed.WorkerIDs[1], JobRequestID: seed.JobRequest1099ID})
@@ -109,13 +113,16 @@ func TestOutcomeKnownWhenNothingWasSent(t *testing.T) {
 
 func TestOutcomeUnknownWhenTheDeadlinePassesWhileWaiting(t *testing.T) {
 	t.Parallel()
-	srv, c := fake(t)
+	srv, c := newFake(t)
 	seed := srv.Seed()
 	srv.InjectFault(workforcetest.Fault{Method: http.MethodPost, Path: "/api_v2/jobs", Delay: 5 * time.Second})
 	_, _, err := c.Jobs.Get(context.Background(), seed.PublicJobID) // a token and a connection first
 	require.NoError(t, err)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-	defer cancel()
+	ctx, pass := newDeadline(context.Background())
+	defer pass()
+	ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
+		WroteRequest: func(httptrace.WroteRequestInfo) { pass() }, // sent: the deadline passes while the server works
+	})
 	_, _, err = c.Jobs.Create(ctx, &workforce.JobCreate{WorkerID: seed.WorkerIDs[1], JobRequestID: seed.JobRequest1099ID})
 	assert.ErrorIs(t, err, context.DeadlineExceeded)
 	assert.ErrorIs(t, err, workforce.ErrOutcomeUnknown)
@@ -126,7 +133,7 @@ func TestOutcomeUnknownWhenTheDeadlinePassesWhileWaiting(t *testing.T) {
 // outcome is unknown, settle it before creating it again.
 func TestReconcileACreateWhoseOutcomeIsUnknown(t *testing.T) {
 	t.Parallel()
-	srv, c := fake(t)
+	srv, c := newFake(t)
 	seed := srv.Seed()
 	ctx := context.Background()
 	srv.InjectFault(workforcetest.Fault{Method: http.MethodPost, Path: "/api_v2/jobs/assign", DropAfter: true})
@@ -153,7 +160,7 @@ func createJobOnce(ctx context.Context, c *workforce.Client, create *workforce.J
 
 func TestFindWhenTheCreateWasNotDone(t *testing.T) {
 	t.Parallel()
-	srv, c := fake(t)
+	srv, c := newFake(t)
 	seed := srv.Seed()
 	ctx := context.Background()
 	srv.InjectFault(workforcetest.Fault{Method: http.MethodPost, Path: "/api_v2/jobs/assign", Drop: true})
@@ -184,7 +191,7 @@ func TestCreateAfter401AndExpiry(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			srv, c := fake(t)
+			srv, c := newFake(t)
 			seed := srv.Seed()
 			ctx := context.Background()
 			_, _, err := c.Info.Get(ctx)
@@ -202,4 +209,149 @@ func TestCreateAfter401AndExpiry(t *testing.T) {
 			assert.Equal(t, seed.WorkerIDs[1], job.WorkerID)
 		})
 	}
+}
+
+// badge is the create the tests below send: its answer's fate decides.
+var badge = &workforce.BadgeParams{Name: "n", Description: "d"}
+
+// A create the server did, answered 200 just as the caller's context ends:
+// the caller gets a *TransportError that says the write may have been done.
+func TestCreateDoneAsTheContextEndsIsUnknown(t *testing.T) {
+	t.Parallel()
+	var created atomic.Int64
+	ctx, cancel := context.WithCancel(context.Background())
+	base := http.DefaultTransport.(*http.Transport).Clone()
+	_, c := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+		created.Add(1)
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"badge":{"id":7,"name":"n","description":"d"}}`)
+	}, workforce.WithHTTPClient(&http.Client{Transport: rtFunc(func(r *http.Request) (*http.Response, error) {
+		resp, err := base.RoundTrip(r)
+		cancel() // the deadline passes just as the answer arrives
+		return resp, err
+	})}))
+	_, _, err := c.Badges.Create(ctx, badge)
+	require.Equal(t, int64(1), created.Load())
+	require.ErrorIs(t, err, workforce.ErrOutcomeUnknown, "the create was done, but the error says nothing was done")
+}
+
+// A create answered 200 whose close-delimited body is cut short was done:
+// the error says so.
+func TestCreateAnsweredCutShortIsUnknown(t *testing.T) {
+	t.Parallel()
+	_, c := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		conn, bw, _ := http.NewResponseController(w).Hijack()
+		bw.WriteString("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n{\"badge\":{\"id\":7,\"na")
+		bw.Flush()
+		conn.Close()
+	})
+	_, _, err := c.Badges.Create(context.Background(), badge)
+	require.ErrorIs(t, err, workforce.ErrOutcomeUnknown)
+}
+
+// A create through a transport of the caller's, which reports no
+// connection (httpmock, http3, any custom RoundTripper), after the server
+// acted: whether the transport fails or answers 500, the write may have
+// been done.
+func TestCustomTransportAfterTheServerActedIsUnknown(t *testing.T) {
+	t.Parallel()
+	for name, answer := range map[string]func(*http.Request) (*http.Response, error){
+		"the transport fails": func(*http.Request) (*http.Response, error) { return nil, io.ErrUnexpectedEOF },
+		"answered 500":        func(r *http.Request) (*http.Response, error) { return httpAnswer(r, 500, `{"error":"boom"}`), nil },
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			var acted atomic.Int64
+			c := newOverTransport(t, rtFunc(func(r *http.Request) (*http.Response, error) {
+				io.Copy(io.Discard, r.Body)
+				acted.Add(1) // the server got it and acted
+				return answer(r)
+			}), workforce.WithRetry(0, 0, 0))
+			_, _, err := c.Badges.Create(context.Background(), badge)
+			require.Equal(t, int64(1), acted.Load())
+			require.ErrorIs(t, err, workforce.ErrOutcomeUnknown)
+		})
+	}
+}
+
+// A create through a transport of the caller's answered 200 just as the
+// context ends: the write was done.
+func TestCustomTransport200AsTheContextEndsIsUnknown(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	c := newOverTransport(t, rtFunc(func(r *http.Request) (*http.Response, error) {
+		io.Copy(io.Discard, r.Body)
+		cancel()
+		return httpAnswer(r, 200, `{"badge":{"id":7,"name":"n","description":"d"}}`), nil
+	}))
+	_, _, err := c.Badges.Create(ctx, badge)
+	require.ErrorIs(t, err, workforce.ErrOutcomeUnknown)
+}
+
+// An update through a transport of the caller's answered 502, then 503
+// when no retry is left: the first attempt may have acted.
+func TestUpdateAnswered502Then503IsUnknown(t *testing.T) {
+	t.Parallel()
+	var n atomic.Int64
+	c := newOverTransport(t, rtFunc(func(r *http.Request) (*http.Response, error) {
+		io.Copy(io.Discard, r.Body)
+		if n.Add(1) == 1 {
+			return httpAnswer(r, 502, `{}`), nil
+		}
+		return httpAnswer(r, 503, `{}`), nil
+	}), workforce.WithRetry(1, 0, 0))
+	_, _, err := c.Badges.Update(context.Background(), 3, badge)
+	require.Equal(t, int64(2), n.Load())
+	require.ErrorIs(t, err, workforce.ErrOutcomeUnknown)
+}
+
+// A create answered 303 See Other after the server acted
+// (Post/Redirect/Get) may have been done.
+func TestCreateAnsweredSeeOtherIsUnknown(t *testing.T) {
+	t.Parallel()
+	var created atomic.Int64
+	_, c := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		created.Add(1)
+		w.Header().Set("Location", "/api_v2/badges/7")
+		w.WriteHeader(http.StatusSeeOther)
+	})
+	_, _, err := c.Badges.Create(context.Background(), badge)
+	require.Equal(t, int64(1), created.Load())
+	require.ErrorIs(t, err, workforce.ErrOutcomeUnknown)
+}
+
+// A write answered 401, whose replay is never sent because the context ends
+// while the token is renewed, was not done: the error does not say it may
+// have been.
+func TestWriteAnswered401WhoseReplayIsNeverSentIsKnown(t *testing.T) {
+	t.Parallel()
+	var writes atomic.Int64
+	renewing, release := make(chan struct{}), make(chan struct{})
+	ctx, cancel := context.WithCancel(context.Background())
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/api_v2/authenticate" {
+			close(renewing) // the renewal has begun: the caller gives up
+			<-release
+			w.WriteHeader(401)
+			return
+		}
+		io.Copy(io.Discard, r.Body)
+		writes.Add(1)
+		w.WriteHeader(401)
+		io.WriteString(w, `{"error":"expired"}`)
+	}))
+	t.Cleanup(srv.Close)
+	t.Cleanup(func() { close(release) }) // before srv.Close, which waits for the handler
+	c, err := workforce.New(testAPIKey, testSecretKey, workforce.WithToken("old"), workforce.WithBaseURL(srv.URL))
+	require.NoError(t, err)
+	go func() {
+		<-renewing
+		cancel()
+	}()
+	_, _, err = c.Badges.Create(ctx, badge)
+	require.ErrorIs(t, err, context.Canceled)
+	require.Equal(t, int64(1), writes.Load())
+	require.False(t, errors.Is(err, workforce.ErrOutcomeUnknown), "answered 401 and never sent again: nothing was done")
 }

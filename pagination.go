@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"iter"
-	"net/http"
 	"sync"
 )
 
@@ -23,62 +22,13 @@ type ListOptions struct {
 }
 
 func (o *ListOptions) check() error {
-	switch {
-	case o.Page < 0:
-		return &ArgumentError{Name: "Page", Reason: fmt.Sprintf("must not be negative, got %d", o.Page)}
-	case o.Per < 0 || o.Per > MaxPerPage:
+	if err := checkNotNegative("Page", o.Page); err != nil {
+		return err
+	}
+	if o.Per < 0 || o.Per > MaxPerPage {
 		return &ArgumentError{Name: "Per", Reason: fmt.Sprintf("must be from 0 (the server's default) to %d, got %d", MaxPerPage, o.Per)}
 	}
 	return nil
-}
-
-// Response is the HTTP response of a call, its body already read and closed.
-type Response struct {
-	*http.Response
-
-	// RequestID is the server's ID for the request, if it sent one.
-	RequestID string
-
-	// NextPage is the number of the page after the one a list answered, or 0
-	// when that page was the last: it held fewer records than the page size,
-	// or none. When the list left Per at 0 the page size is the server's,
-	// which the client cannot know, so only an empty page is known to be the
-	// last.
-	NextPage int
-
-	// Warnings lists the values of the answer that fit no form of their
-	// field: each field was left at its zero value, and its record kept
-	// with the value in its Raw. Empty when every value fit.
-	Warnings []Warning
-}
-
-// newResponse wraps hr. Its Request is replaced by a copy that cannot give
-// back what was sent: no body, no GetBody (a POST /authenticate body holds
-// the keys) and no token in its URL.
-func newResponse(hr *http.Response, requestID string) *Response {
-	if req := hr.Request; req != nil {
-		clean := req.WithContext(req.Context())
-		clean.Body, clean.GetBody = http.NoBody, nil
-		if clean.URL != nil && clean.URL.Query().Has("token") {
-			u := *clean.URL
-			q := u.Query()
-			q.Del("token")
-			u.RawQuery = q.Encode()
-			clean.URL = &u
-		}
-		hr.Request = clean
-	}
-	return &Response{Response: hr, RequestID: requestID}
-}
-
-// setNextPage fills in NextPage for a page of n records fetched with o.
-// When o.Per is 0 the page size is the server's, unknown, so any non-empty
-// page may have a successor.
-func (r *Response) setNextPage(o ListOptions, n int) {
-	if r == nil || n == 0 || (o.Per > 0 && n < min(o.Per, MaxPerPage)) {
-		return
-	}
-	r.NextPage = max(o.Page, 1) + 1
 }
 
 // ErrPageRepeated is yielded by an iterator when the server answers a page
@@ -194,14 +144,6 @@ type fetched[T any] struct {
 func samePage[T listed](a, b []T) bool {
 	return len(a) > 0 && len(a) == len(b) &&
 		a[0].listID() == b[0].listID() && a[len(a)-1].listID() == b[len(b)-1].listID()
-}
-
-// list fetches one page of the list of r with the query q, whose paging
-// is page, and sets the answer's NextPage.
-func list[T any](ctx context.Context, c *Client, r resource, q any, page ListOptions) ([]T, *Response, error) {
-	items, resp, err := call[[]T](ctx, c, request{method: http.MethodGet, path: r.path, query: q, key: r.path, page: true})
-	resp.setNextPage(page, len(items))
-	return items, resp, err
 }
 
 // paged is an options struct that embeds ListOptions.

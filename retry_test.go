@@ -1,12 +1,17 @@
 package workforce_test
 
 import (
+	"bufio"
 	"context"
 	"errors"
+	"io"
+	"log/slog"
+	"math"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -19,42 +24,6 @@ import (
 
 	"github.com/workforce-marketplace/workforce-go"
 )
-
-// step is one answer of a scripted endpoint.
-type step struct {
-	status     int
-	retryAfter string // the Retry-After header, if any
-}
-
-// script registers a responder for method and path (below /api_v2/) that
-// answers the steps in order, the last one repeated, and counts its calls.
-// A 200 answers a Job.
-func script(m *mockAPI, method, path string, steps ...step) *atomic.Int64 {
-	var calls atomic.Int64
-	m.RegisterResponder(method, mockBase+"/api_v2/"+path, func(*http.Request) (*http.Response, error) {
-		s := steps[min(int(calls.Add(1)), len(steps))-1]
-		body := `{"error": "try again"}`
-		if s.status == http.StatusOK {
-			body = `{"job": {"id": 42}}`
-		}
-		resp := httpmock.NewStringResponse(s.status, body)
-		if s.retryAfter != "" {
-			resp.Header.Set("Retry-After", s.retryAfter)
-		}
-		return resp, nil
-	})
-	return &calls
-}
-
-func createJob(c *workforce.Client) error {
-	_, _, err := c.Jobs.Create(context.Background(), &workforce.JobCreate{WorkerID: 7, JobRequestID: 9})
-	return err
-}
-
-func getJob42(c *workforce.Client) error {
-	_, _, err := c.Jobs.Get(context.Background(), 42)
-	return err
-}
 
 func TestGETIsRetriedOnTransientStatus(t *testing.T) {
 	t.Parallel()
@@ -282,19 +251,10 @@ func dialCounter() (*http.Client, *atomic.Int64) {
 	return &http.Client{Transport: tr}, &dials
 }
 
-// newLoopback returns a token-only client for base that retries twice.
-func newLoopback(t *testing.T, base string, hc *http.Client) *workforce.Client {
-	t.Helper()
-	c, err := workforce.New("", "", workforce.WithToken(testToken), workforce.WithBaseURL(base),
-		workforce.WithHTTPClient(hc), workforce.WithRetry(2, time.Millisecond, time.Millisecond))
-	require.NoError(t, err)
-	return c
-}
-
 func TestCreateIsRetriedWhenTheConnectionWasNeverMade(t *testing.T) {
 	t.Parallel()
 	hc, dials := dialCounter()
-	c := newLoopback(t, "http://"+closedPort(t), hc)
+	c := newClient(t, "http://"+closedPort(t), workforce.WithHTTPClient(hc), workforce.WithRetry(2, time.Millisecond, time.Millisecond))
 	err := createJob(c)
 	var trErr *workforce.TransportError
 	require.ErrorAs(t, err, &trErr)
@@ -331,10 +291,145 @@ func TestConnectionDroppedAfterSending(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			url, hits := dropServer(t)
-			c := newLoopback(t, url, &http.Client{Transport: &http.Transport{}})
+			c := newClient(t, url, workforce.WithHTTPClient(&http.Client{Transport: &http.Transport{}}), workforce.WithRetry(2, time.Millisecond, time.Millisecond))
 			var trErr *workforce.TransportError
 			require.ErrorAs(t, tt.call(c), &trErr)
 			assert.Equal(t, tt.wantN, hits.Load())
 		})
 	}
+}
+
+// TestRetryWaitsAreJittered checks that the client draws each wait of its
+// backoff from 0 to the exponential ceiling (full jitter) when the server
+// gives no Retry-After, and waits what was drawn.
+func TestRetryWaitsAreJittered(t *testing.T) {
+	t.Parallel()
+	c, m := newMock(t, workforce.WithRetry(3, 10*time.Millisecond, 25*time.Millisecond))
+	var mu sync.Mutex
+	var ceilings []time.Duration
+	workforce.SetJitterForTest(c, func(d time.Duration) time.Duration {
+		mu.Lock()
+		defer mu.Unlock()
+		ceilings = append(ceilings, d)
+		return 0 // the draw: no wait
+	})
+	calls := script(m, http.MethodGet, "jobs/42", step{status: 502}, step{status: 503}, step{status: 504}, step{status: 200})
+	require.NoError(t, getJob42(c))
+	assert.EqualValues(t, 4, calls.Load())
+	assert.Equal(t, []time.Duration{10 * time.Millisecond, 20 * time.Millisecond, 25 * time.Millisecond}, ceilings,
+		"drawn below min·2^attempt, capped at max")
+}
+
+// cutShort answers a Job whose body ends early: the connection closes
+// after part of it (an unexpected EOF), or is reset (a TCP RST).
+func cutShort(w http.ResponseWriter, reset bool) {
+	const job = `{"job": {"id": 42, "state": "filled"}}`
+	if !reset {
+		w.Header().Set("Content-Length", "1000")
+		w.Write([]byte(job[:10]))
+		w.(http.Flusher).Flush()
+		panic(http.ErrAbortHandler) // the server closes the connection
+	}
+	conn, buf, err := http.NewResponseController(w).Hijack()
+	if err != nil {
+		panic(err)
+	}
+	buf.WriteString("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n" + job[:10])
+	buf.Flush()
+	if tcp, ok := conn.(*net.TCPConn); ok {
+		tcp.SetLinger(0) // Close sends a reset
+	}
+	conn.Close()
+}
+
+// TestReadCutShortIsRetried checks that a GET whose body is cut short (an
+// unexpected EOF, a connection reset) is sent again, like any transient
+// failure, and that the retries stop at the budget.
+func TestReadCutShortIsRetried(t *testing.T) {
+	t.Parallel()
+	for _, reset := range []bool{false, true} {
+		name := map[bool]string{false: "unexpected EOF", true: "connection reset"}[reset]
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			srv, calls := hangingServer(t, func(w http.ResponseWriter, _ *http.Request, n int64, _ <-chan struct{}) {
+				if n < 3 {
+					cutShort(w, reset)
+				}
+				w.Write([]byte(`{"job": {"id": 42, "state": "filled"}}`))
+			})
+			c := newHangingClient(t, srv, workforce.Timeouts{})
+			job, _, err := c.Jobs.Get(context.Background(), 42)
+			require.NoError(t, err)
+			assert.EqualValues(t, 42, job.ID)
+			assert.EqualValues(t, 3, calls.Load(), "two attempts cut short, the third whole")
+		})
+	}
+}
+
+// TestReadAlwaysCutShortStopsAtTheBudget checks the end of the retries.
+func TestReadAlwaysCutShortStopsAtTheBudget(t *testing.T) {
+	t.Parallel()
+	srv, calls := hangingServer(t, func(w http.ResponseWriter, _ *http.Request, _ int64, _ <-chan struct{}) {
+		w.Header().Set("X-Request-Id", "req-cut-7")
+		cutShort(w, false)
+	})
+	c := newHangingClient(t, srv, workforce.Timeouts{})
+	_, _, err := c.Jobs.Get(context.Background(), 42)
+	var te *workforce.TransportError
+	require.ErrorAs(t, err, &te)
+	assert.ErrorIs(t, err, io.ErrUnexpectedEOF)
+	assert.Equal(t, http.StatusOK, te.LastStatus, "the status it was answered")
+	assert.Contains(t, err.Error(), "request req-cut-7", "and its request ID")
+	assert.EqualValues(t, 3, calls.Load(), "the first attempt and 2 retries")
+}
+
+// TestWriteCutShortIsNotRetried checks that a create whose answer is cut
+// short is not sent again: it was done.
+func TestWriteCutShortIsNotRetried(t *testing.T) {
+	t.Parallel()
+	srv, calls := hangingServer(t, func(w http.ResponseWriter, r *http.Request, _ int64, _ <-chan struct{}) {
+		bufio.NewReader(r.Body).WriteTo(discard{})
+		cutShort(w, false)
+	})
+	c := newHangingClient(t, srv, workforce.Timeouts{})
+	err := createJob(c)
+	assert.ErrorIs(t, err, workforce.ErrOutcomeUnknown)
+	var te *workforce.TransportError
+	require.ErrorAs(t, err, &te)
+	assert.Equal(t, http.StatusOK, te.LastStatus)
+	assert.EqualValues(t, 1, calls.Load())
+	_, _, err = c.Jobs.Update(context.Background(), 42, &workforce.JobUpdate{State: workforce.JobCancelled})
+	assert.ErrorIs(t, err, workforce.ErrOutcomeUnknown)
+	assert.EqualValues(t, 2, calls.Load(), "an update is not sent again either")
+	assert.False(t, strings.Contains(err.Error(), "tok_hanging"))
+}
+
+// TestRetryAfterBeyondInt64 checks that a Retry-After too large to hold
+// means longer than the cap: no retry, and RetryAfter at its maximum.
+func TestRetryAfterBeyondInt64(t *testing.T) {
+	t.Parallel()
+	c, m := newMock(t)
+	calls := script(m, http.MethodGet, "jobs/42", step{status: 503, retryAfter: "99999999999999999999"}, step{status: 200})
+	err := getJob42(c)
+	var apiErr *workforce.APIError
+	require.ErrorAs(t, err, &apiErr)
+	assert.EqualValues(t, 1, calls.Load(), "not retried")
+	assert.Equal(t, time.Duration(math.MaxInt64), apiErr.RetryAfter)
+}
+
+// TestDeadlineWhileWaitingAfterACutShortReadNamesItsStatus cuts a read's
+// answer short, then lets the deadline pass while the client waits to
+// retry: the *TransportError's LastStatus is that answer's status, the
+// last the call got and could not use.
+func TestDeadlineWhileWaitingAfterACutShortReadNamesItsStatus(t *testing.T) {
+	t.Parallel()
+	ctx, pass := newDeadline(context.Background())
+	defer pass()
+	_, c := newServer(t, func(w http.ResponseWriter, _ *http.Request) { cutShort(w, false) },
+		workforce.WithRetry(3, time.Hour, time.Hour), workforce.WithLogger(slog.New(onMessage{"workforce: retrying", pass})))
+	_, _, err := c.Jobs.Get(ctx, 42)
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+	var te *workforce.TransportError
+	require.ErrorAs(t, err, &te)
+	assert.Equal(t, http.StatusOK, te.LastStatus)
 }

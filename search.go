@@ -5,9 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"reflect"
-	"strings"
 
 	"github.com/workforce-marketplace/workforce-go/internal/jsonscan"
 )
@@ -136,11 +134,12 @@ func lenientRecords[T any, PT interface {
 //
 // API: GET /search
 func (s *SearchService) Query(ctx context.Context, q string) (*SearchResult, *Response, error) {
-	if strings.TrimSpace(q) == "" {
-		return nil, nil, &ArgumentError{Name: "q", Reason: "is required"}
-	}
-	query := struct {
-		Q string `url:"q"`
-	}{q}
-	return call[*SearchResult](ctx, s.client, request{method: http.MethodGet, path: "search", query: &query, key: "search"})
+	return call[*SearchResult](ctx, s.client, searches.find(&searchQuery{q}))
 }
+
+// searchQuery is the query of GET /search.
+type searchQuery struct {
+	Q string `url:"q"`
+}
+
+func (q *searchQuery) check() error { return checkRequired("q", q.Q) }

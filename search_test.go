@@ -2,6 +2,7 @@ package workforce_test
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"testing"
 
@@ -73,4 +74,73 @@ func TestSearchDecodesLeniently(t *testing.T) {
 			assert.NotNil(t, res.Raw)
 		})
 	}
+}
+
+// FuzzSearchResult checks that no answer to GET /search makes decoding
+// panic, and that what decodes keeps every record's own JSON.
+func FuzzSearchResult(f *testing.F) {
+	f.Add([]byte(`{"users": [{"id": 1, "rating": "4.5"}], "customers": [], "job_requests": [{"id": 2}], "badges": null}`))
+	f.Add([]byte(`{"users": [null]}`))
+	f.Add([]byte(`{"badges": {"id": 2}}`))
+	f.Add([]byte(`[]`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var res workforce.SearchResult
+		if json.Unmarshal(data, &res) != nil {
+			return
+		}
+		for _, u := range res.Users {
+			if u == nil || !json.Valid(u.Raw) {
+				t.Fatalf("a user without its JSON: %q", data)
+			}
+		}
+	})
+}
+
+func TestSearchFindsTheFakesRecordsByName(t *testing.T) {
+	t.Parallel()
+	srv, c := newFake(t)
+	ctx := context.Background()
+	seed := srv.Seed()
+	res, _, err := c.Search.Query(ctx, "forklift")
+	require.NoError(t, err)
+	require.Len(t, res.Badges, 1)
+	assert.Equal(t, seed.BadgeID, res.Badges[0].ID)
+	require.Len(t, res.JobRequests, 1)
+	assert.Equal(t, seed.BadgeJobRequestID, res.JobRequests[0].ID)
+	assert.Empty(t, res.Users)
+	assert.Empty(t, res.Customers)
+	var raw map[string]json.RawMessage
+	require.NoError(t, json.Unmarshal(res.Raw, &raw))
+	assert.Len(t, raw, 4, "every kind's list is present")
+
+	res, _, err = c.Search.Query(ctx, "Harbor")
+	require.NoError(t, err)
+	require.Len(t, res.Customers, 1)
+	assert.Equal(t, seed.PendingCustomerID, res.Customers[0].ID)
+	require.Len(t, res.Users, 1)
+	assert.Equal(t, seed.PendingEmployerID, res.Users[0].ID)
+
+	pub, err := srv.PublicClient()
+	require.NoError(t, err)
+	res, _, err = pub.Search.Query(ctx, "example.com")
+	require.NoError(t, err)
+	require.Len(t, res.Users, 1)
+	assert.Equal(t, seed.WorkerIDs[0], res.Users[0].ID, "the Public Pool finds only whom it may see")
+
+	_, _, err = c.Search.Query(ctx, "  ")
+	assert.ErrorIs(t, err, workforce.ErrInvalidArgument)
+	_, _, err = tokenOnly(t, srv).Search.Query(ctx, "a")
+	assert.ErrorIs(t, err, workforce.ErrUnauthorized)
+}
+
+// TestSearchRefusedBeforeIO checks that an empty query: each is refused with an
+// *ArgumentError naming the field, and nothing is sent.
+func TestSearchRefusedBeforeIO(t *testing.T) {
+	t.Parallel()
+	c, m := newMock(t)
+	ctx := context.Background()
+	assertRefused(t, m, []refusal{
+		{"search empty", "q", func() error { _, _, err := c.Search.Query(ctx, ""); return err }},
+		{"search spaces", "q", func() error { _, _, err := c.Search.Query(ctx, " \t "); return err }},
+	})
 }

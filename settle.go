@@ -16,13 +16,13 @@ import (
 // in the package documentation, and docs/settling.md for why the bound
 // holds).
 
-// errNotSettled answers the error of a settle that found no record: it
+// errNotSettled returns the error of a settle that found no record: it
 // matches ErrNotFound, which says the create was not done.
 func errNotSettled(what string) error {
 	return fmt.Errorf("%w: no %s made since the call began: the create was not done", ErrNotFound, what)
 }
 
-// settleFloor answers the earliest time, by the server's clock, at which
+// settleFloor returns the earliest time, by the server's clock, at which
 // the call that failed with callErr could have made its record (see
 // above).
 func (c *Client) settleFloor(ctx context.Context, callErr error) (time.Time, error) {
@@ -63,7 +63,7 @@ func madeSince(t Time, floor time.Time) bool {
 // its precision coarse; the floor itself is checked on each record.
 const filterMargin = 2 * time.Second
 
-// settleIn answers the earliest-made record of seq that match accepts and
+// settleIn returns the earliest-made record of seq that match accepts and
 // that was made (by made) at or after floor, or an error matching
 // ErrNotFound naming what.
 func settleIn[T listed](seq iter.Seq2[T, error], floor time.Time, made func(T) Time, match func(T) bool, what string) (T, error) {
@@ -111,7 +111,7 @@ func samePhone(a, b string) bool {
 	return b != "" && (a == b || (len(b) >= 10 && strings.HasSuffix(a, b)))
 }
 
-// userMade answers when a User was made: its created_at when the API sends
+// userMade returns when a User was made: its created_at when the API sends
 // one (the documented fields do not hold it), else its updated_at, the
 // latest time it could have been made.
 func userMade(u *User) Time {

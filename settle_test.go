@@ -20,7 +20,7 @@ import (
 // began, whatever error type says so; other errors do not.
 func TestOutcomeUnknownErrorsRecordTheirStart(t *testing.T) {
 	t.Parallel()
-	srv, c := fake(t)
+	srv, c := newFake(t)
 	seed := srv.Seed()
 	ctx := context.Background()
 	for i, f := range []workforcetest.Fault{{DropAfter: true}, {Truncate: true}, {Status: 500}, {Status: 422}} {
@@ -55,7 +55,7 @@ func TestOutcomeUnknownErrorsRecordTheirStart(t *testing.T) {
 // Settle takes only the error of a create whose outcome is unknown.
 func TestSettleRefusesOtherErrors(t *testing.T) {
 	t.Parallel()
-	srv, c := fake(t)
+	srv, c := newFake(t)
 	create := &workforce.JobCreate{WorkerID: srv.Seed().WorkerIDs[1], JobRequestID: srv.Seed().JobRequest1099ID}
 	ctx := context.Background()
 	for _, err := range []error{nil, errors.New("x"), &workforce.APIError{StatusCode: 422},

@@ -71,8 +71,8 @@ type sliceResult[T any] struct {
 	err   error
 }
 
-// syncAll runs an incremental sync; see JobsService.Sync for the argument
-// why it skips nothing.
+// syncAll runs an incremental sync; docs/SYNC.md argues why it skips
+// nothing.
 func syncAll[T synced](ctx context.Context, c *Client, watermark *time.Time, opts *SyncOptions, list sliceLister[T]) iter.Seq2[T, error] {
 	return func(yield func(T, error) bool) {
 		var zero T
@@ -184,7 +184,7 @@ func syncAll[T synced](ctx context.Context, c *Client, watermark *time.Time, opt
 	}
 }
 
-// serverTime answers the server's clock and how coarse it may be: GET
+// serverTime returns the server's clock and how coarse it may be: GET
 // /info's utc_time_now (a second when it has no fraction, which may mean
 // it was cut to the second; else 0, as precise as the server's
 // timestamps), or, from a server whose /info answers no such time (or no
@@ -260,7 +260,7 @@ func fetchSpan[T synced](ctx context.Context, sp span, precision time.Duration, 
 	return sliceResult[T]{items: items, split: split}
 }
 
-// twice answers 2d, or the longest Duration when that would overflow.
+// twice returns 2d, or the longest Duration when that would overflow.
 func twice(d time.Duration) time.Duration {
 	if d > math.MaxInt64/2 {
 		return math.MaxInt64
@@ -276,18 +276,11 @@ const (
 	maxParts = 64
 )
 
-// parts answers how many slices to split a span of width into, whose first
-// page, items (newest first), was full. When the page's updates cover less
-// than half the span, they are taken as the span's densest part, and the
-// span's records are estimated as if spread as evenly as those: this is
-// the common case where IDs grow with time, so that the newest IDs are the
-// latest updates. When they cover more, they are a sample of the whole
-// span, which says nothing of its size, and the records are estimated by
-// ID instead: as if the span's IDs were spread evenly from 1 to its
-// highest, of which the page holds the top ones (a page of IDs 1000 to 951
-// suggests 1,000 records). When more than maxParts parts are needed, the
-// span is split in the square root of that, so that two levels of
-// splitting finish it. At least 2.
+// parts returns how many slices (at least 2) to split a span of width
+// into, whose first page, items (newest first), was full: by the spread of
+// the page's updates when they cover less than half the span, else by
+// their IDs; the square root when more than maxParts are needed
+// (docs/SYNC.md).
 func parts[T synced](items []T, width time.Duration) int {
 	n := float64(len(items))
 	estimate := n
@@ -313,7 +306,7 @@ func parts[T synced](items []T, width time.Duration) int {
 	return int(max(needed, 2))
 }
 
-// oldest answers the earliest update among items, or fallback when there
+// oldest returns the earliest update among items, or fallback when there
 // is none (or fallback is earlier).
 func oldest[T synced](items []T, fallback time.Time) time.Time {
 	out := fallback
@@ -327,11 +320,8 @@ func oldest[T synced](items []T, fallback time.Time) time.Time {
 
 // walkBack reads every page of sp, a span that records can leave but not
 // enter while the sync runs, forward to find its last page, then again from
-// that page back to the first, and answers all it read. The backward pass
-// sees every record that stayed: a record that leaves moves those after it
-// one place up, toward the pages still to be read, never past them, so each
-// page read holds every record that stayed from its place on. It takes two
-// passes whatever the records do.
+// that page back to the first, and returns all it read: the backward pass
+// sees every record that stayed (docs/SYNC.md).
 func walkBack[T synced](ctx context.Context, sp span, list sliceLister[T]) ([]T, error) {
 	var all []T
 	last := 1
@@ -373,14 +363,9 @@ func subset(a, b []int64) bool {
 const maxWalks = 10
 
 // walkStable walks every page of sp, again and again, until a walk sees
-// every record the walk before it saw, and answers the union of what the
-// walks saw. A walk skips a record only when one it already saw leaves the
-// span (the records after it move up a place, past the pages read); a
-// record that left never comes back, its time having moved past the span's
-// top. So when the second walk sees every record the first saw, none the
-// first saw had left, and the first skipped nothing that stayed. Records
-// that enter the span meanwhile (changed since the sync began) only push
-// others down a place, to be seen twice, and are harmless.
+// every record the walk before it saw, and returns the union of what the
+// walks saw: then the first walk skipped nothing that stayed
+// (docs/SYNC.md).
 func walkStable[T synced](ctx context.Context, sp span, list sliceLister[T]) ([]T, error) {
 	var union []T
 	var prev []int64

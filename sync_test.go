@@ -2,11 +2,13 @@ package workforce_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -100,8 +102,7 @@ func (s *changingStore) serve(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *changingStore) client(t *testing.T, url string) *workforce.Client {
-	c, err := workforce.New(testAPIKey, testSecretKey, workforce.WithBaseURL(url), workforce.WithRetry(0, 0, 0))
-	require.NoError(t, err)
+	c := newKeyed(t, url, workforce.WithRetry(0, 0, 0))
 	return c
 }
 
@@ -282,8 +283,7 @@ func TestSyncWithoutInfoUsesTheDateHeader(t *testing.T) {
 		fmt.Fprintf(w, `{"jobs": [%s]}`, strings.Join(parts, ","))
 	}))
 	t.Cleanup(srv.Close)
-	c, err := workforce.New(testAPIKey, testSecretKey, workforce.WithBaseURL(srv.URL), workforce.WithRetry(0, 0, 0))
-	require.NoError(t, err)
+	c := newKeyed(t, srv.URL, workforce.WithRetry(0, 0, 0))
 	var wm time.Time
 	got := syncOnce(t, c, &wm, nil)
 	assert.Len(t, got, 180)
@@ -330,4 +330,199 @@ func TestSyncSettlesASharedTimestampUnderSteadyChange(t *testing.T) {
 		}
 	}
 	assert.Greater(t, len(changed), 50, "the cluster kept changing")
+}
+
+// The syncs of Job Requests and Users against the fake: everything first,
+// then nothing, then exactly what changed.
+func TestSyncOfJobRequestsAndUsersOnTheFake(t *testing.T) {
+	t.Parallel()
+	srv, c := newFake(t)
+	ctx := context.Background()
+	seed := srv.Seed()
+
+	ids := func(seq func(yield func(int64, error) bool)) map[int64]int {
+		got := map[int64]int{}
+		for id, err := range seq {
+			require.NoError(t, err)
+			got[id]++
+		}
+		return got
+	}
+	var jrMark, userMark time.Time
+	jrSync := func() map[int64]int {
+		return ids(func(yield func(int64, error) bool) {
+			for jr, err := range c.JobRequests.Sync(ctx, &jrMark, nil) {
+				if !yield(idOf(jr), err) {
+					return
+				}
+			}
+		})
+	}
+	userSync := func() map[int64]int {
+		return ids(func(yield func(int64, error) bool) {
+			for u, err := range c.Users.Sync(ctx, &userMark, nil) {
+				if !yield(userID(u), err) {
+					return
+				}
+			}
+		})
+	}
+
+	var allJRs, allUsers int
+	for _, err := range c.JobRequests.All(ctx, nil) {
+		require.NoError(t, err)
+		allJRs++
+	}
+	for _, err := range c.Users.All(ctx, nil) {
+		require.NoError(t, err)
+		allUsers++
+	}
+	first := jrSync()
+	assert.Len(t, first, allJRs)
+	for id, n := range first {
+		assert.Equal(t, 1, n, "job request %d yielded once", id)
+	}
+	assert.Len(t, userSync(), allUsers)
+
+	srv.Advance(time.Minute)
+	assert.Empty(t, jrSync(), "no change, nothing yielded")
+	assert.Empty(t, userSync())
+
+	srv.Advance(time.Minute)
+	_, _, err := c.Users.Update(ctx, seed.WorkerIDs[2], &workforce.UserUpdate{City: "Glendale"})
+	require.NoError(t, err)
+	_, _, err = c.JobRequests.Cancel(ctx, seed.DraftJobRequestID)
+	require.NoError(t, err)
+	srv.Advance(time.Minute)
+	assert.Equal(t, map[int64]int{seed.DraftJobRequestID: 1}, jrSync())
+	assert.Equal(t, map[int64]int{seed.WorkerIDs[2]: 1}, userSync())
+}
+
+func idOf(jr *workforce.JobRequest) int64 {
+	if jr == nil {
+		return 0
+	}
+	return jr.ID
+}
+
+type revJob struct {
+	ID        int64  `json:"id"`
+	State     string `json:"state"`
+	UpdatedAt string `json:"updated_at"`
+	at        time.Time
+}
+
+type revServer struct {
+	mu        sync.Mutex
+	now       time.Time
+	trunc     time.Duration // timestamps and utc_time_now are cut to this
+	exclusive bool          // updated_after is exclusive (updated_at > after)
+	jobs      map[int64]*revJob
+	afterList func(s *revServer)
+}
+
+func (s *revServer) stamp() time.Time { return s.now.Truncate(s.trunc) }
+
+func (s *revServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	w.Header().Set("Content-Type", "application/json")
+	switch r.URL.Path {
+	case "/api_v2/info":
+		json.NewEncoder(w).Encode(map[string]any{"utc_time_now": s.stamp().Format(time.RFC3339Nano)})
+	case "/api_v2/jobs":
+		q := r.URL.Query()
+		var after, before time.Time
+		if v := q.Get("updated_after"); v != "" {
+			after, _ = time.Parse(time.RFC3339Nano, v)
+		}
+		if v := q.Get("updated_before"); v != "" {
+			before, _ = time.Parse(time.RFC3339Nano, v)
+		}
+		page, _ := strconv.Atoi(q.Get("page"))
+		page = max(page, 1)
+		var sel []*revJob
+		for _, j := range s.jobs {
+			if !after.IsZero() && (j.at.Before(after) || (s.exclusive && j.at.Equal(after))) {
+				continue
+			}
+			if !before.IsZero() && !j.at.Before(before) {
+				continue
+			}
+			sel = append(sel, j)
+		}
+		sort.Slice(sel, func(a, b int) bool { return sel[a].ID > sel[b].ID })
+		lo, hi := min((page-1)*50, len(sel)), min(page*50, len(sel))
+		out := make([]revJob, 0)
+		for _, j := range sel[lo:hi] {
+			out = append(out, *j)
+		}
+		json.NewEncoder(w).Encode(map[string]any{"jobs": out})
+		if s.afterList != nil {
+			s.afterList(s)
+		}
+	}
+}
+
+func (s *revServer) set(id int64, state string, at time.Time) {
+	s.jobs[id] = &revJob{ID: id, State: state, UpdatedAt: at.Format(time.RFC3339Nano), at: at}
+}
+
+func revClient(t *testing.T, s *revServer) *workforce.Client {
+	_, c := newServer(t, s.ServeHTTP)
+	return c
+}
+
+// TestSyncFromYearsAgoSkipsNothing syncs from a watermark seven years
+// back, over 2,400 Jobs spread across them: every one is yielded (the
+// split boundaries once overflowed time.Duration).
+func TestSyncFromYearsAgoSkipsNothing(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
+	s := &revServer{now: now, trunc: time.Nanosecond, jobs: map[int64]*revJob{}}
+	const n = 2400
+	span := 7 * 365 * 24 * time.Hour
+	for i := int64(1); i <= n; i++ {
+		s.set(i, "filled", now.Add(-span).Add(span/n*time.Duration(i)-time.Minute))
+	}
+	c := revClient(t, s)
+	wm := now.Add(-span - time.Hour)
+	got := map[int64]bool{}
+	for j, err := range c.Jobs.Sync(context.Background(), &wm, nil) {
+		require.NoError(t, err)
+		got[j.ID] = true
+	}
+	require.Len(t, got, n, "every Job changed since the watermark must be yielded")
+}
+
+// TestChangeDuringASyncReachesTheNextWithAnExclusiveFilter changes a Job
+// just after the sync read it, on a server whose timestamps are cut to the
+// second and whose updated_after is exclusive: the next sync yields the
+// change.
+func TestChangeDuringASyncReachesTheNextWithAnExclusiveFilter(t *testing.T) {
+	t.Parallel()
+	t0 := time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
+	s := &revServer{now: t0.Add(700 * time.Millisecond), trunc: time.Second, exclusive: true, jobs: map[int64]*revJob{}}
+	s.set(1, "filled", t0.Add(-time.Hour))
+	s.afterList = func(s *revServer) { // Job 1 changes right after the sync's read of it
+		s.now = t0.Add(800 * time.Millisecond)
+		s.set(1, "cancelled", s.stamp())
+		s.afterList = nil
+	}
+	c := revClient(t, s)
+	wm := t0.Add(-2 * time.Hour)
+	var states []string
+	for j, err := range c.Jobs.Sync(context.Background(), &wm, nil) {
+		require.NoError(t, err)
+		states = append(states, string(j.State))
+	}
+	s.mu.Lock()
+	s.now = t0.Add(10 * time.Minute)
+	s.mu.Unlock()
+	for j, err := range c.Jobs.Sync(context.Background(), &wm, nil) {
+		require.NoError(t, err)
+		states = append(states, string(j.State))
+	}
+	t.Logf("states yielded over two syncs: %v (server has cancelled)", states)
+	require.Contains(t, states, "cancelled", "the change made during sync 1 must reach sync 2")
 }

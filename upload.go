@@ -18,7 +18,7 @@ import (
 var ErrNotResent = errors.New("workforce: the upload's reader cannot be rewound, so it was not sent again")
 
 // errNotRewindable is what reading a second copy of an upload whose reader
-// cannot be rewound answers; nothing should ever ask for one.
+// cannot be rewound returns; nothing should ever ask for one.
 var errNotRewindable = errors.New("workforce: the upload's reader cannot be rewound to be sent again")
 
 // errUploadDone ends a copy of an upload that is no longer wanted.
@@ -62,9 +62,9 @@ func (f *multipartFile) contentType() string {
 func (f *multipartFile) replayable() bool { return f.seeker != nil }
 
 // open returns a body that starts reading the file at its first Read. Until
-// then it costs nothing, so that retryablehttp may open one and close it
-// unread to learn its length.
-func (f *multipartFile) open() (io.Reader, error) { return &multipartBody{f: f}, nil }
+// then it costs nothing: an attempt that fails before it sends anything
+// leaves the file unread.
+func (f *multipartFile) open() io.ReadCloser { return &multipartBody{f: f} }
 
 // close stops the body reading the file, if any, and waits for it to let
 // go of the reader, which is the caller's again once the call returns.

@@ -32,19 +32,19 @@ func TestMultipartFileSupersedesABodyHalfRead(t *testing.T) {
 	f := newMultipartFile("file", "t.csv", "text/csv", src)
 	require.True(t, f.replayable())
 
-	probe, _ := f.open() // what retryablehttp does to learn the length
-	probe.(io.Closer).Close()
+	probe := f.open() // an attempt that failed before sending
+	probe.Close()
 
-	first, _ := f.open()
+	first := f.open()
 	_, err = io.ReadFull(first, make([]byte, 1000)) // an attempt cut short
 	require.NoError(t, err)
-	second, _ := f.open()
+	second := f.open()
 	assert.Equal(t, content, fileOf(t, f, second), "rewound to the start offset and sent whole")
 	_, err = first.Read(make([]byte, 10))
 	assert.Error(t, err, "the superseded body reads no more")
 
 	f.close()
-	third, _ := f.open()
+	third := f.open()
 	_, err = third.Read(make([]byte, 10))
 	assert.ErrorIs(t, err, errUploadDone, "nothing is read once the call is over")
 }
@@ -53,9 +53,9 @@ func TestMultipartFileUnseekableIsReadOnce(t *testing.T) {
 	t.Parallel()
 	f := newMultipartFile("file", "t.csv", "text/csv", io.MultiReader(strings.NewReader("a,b\n")))
 	require.False(t, f.replayable())
-	first, _ := f.open()
+	first := f.open()
 	assert.Equal(t, "a,b\n", fileOf(t, f, first))
-	second, _ := f.open()
+	second := f.open()
 	_, err := second.Read(make([]byte, 10))
 	assert.ErrorIs(t, err, errNotRewindable)
 	f.close()

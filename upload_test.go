@@ -297,3 +297,76 @@ func TestCustomersImportTimesheetTokenFetchIsStillRetried(t *testing.T) {
 	_, _, _, file := readUpload(t, got.req.Header.Get("Content-Type"), strings.NewReader(string(got.body)))
 	assert.Equal(t, timesheetCSV, file)
 }
+
+func TestImportTimesheetAppliesTheRowsItCan(t *testing.T) {
+	t.Parallel()
+	srv, c := newFake(t)
+	ctx := context.Background()
+	seed := srv.Seed()
+
+	started, err := srv.Accept(seed.JobRequest1099ID, seed.WorkerIDs[1])
+	require.NoError(t, err)
+	require.NoError(t, srv.StartJob(started))
+	filled, err := srv.Accept(seed.JobRequest1099ID, seed.WorkerIDs[2])
+	require.NoError(t, err)
+
+	csv := fmt.Sprintf("name,job_id,actual_duration\nBen,%d,95\nChloe,%d,60\nNobody,99999,30\nBen,%d,-5\nBen,%d,1.5\n",
+		started, filled, started, started)
+	out, _, err := c.Customers.ImportTimesheet(ctx, strings.NewReader(csv))
+	require.NoError(t, err)
+	assert.Equal(t, 1, out.Imported)
+	require.Len(t, out.Rejected, 4)
+	assert.Equal(t, []int{2, 3, 4, 5}, []int{out.Rejected[0].Row, out.Rejected[1].Row, out.Rejected[2].Row, out.Rejected[3].Row})
+	for _, r := range out.Rejected {
+		assert.NotEmpty(t, r.Error, "row %d says why", r.Row)
+	}
+	assert.Contains(t, out.Rejected[0].Error, "filled")
+	assert.Contains(t, out.Rejected[1].Error, "99999")
+	assert.Contains(t, string(out.Raw), `"imported":1`)
+
+	job, _, err := c.Jobs.Get(ctx, started)
+	require.NoError(t, err)
+	assert.Equal(t, "95", job.ActualDuration.String(), "the applied row")
+	job, _, err = c.Jobs.Get(ctx, filled)
+	require.NoError(t, err)
+	assert.False(t, job.ActualDuration.Valid(), "a rejected row changes nothing")
+
+	// 422: not CSV, or without the two columns.
+	_, _, err = c.Customers.ImportTimesheet(ctx, strings.NewReader("\x00\x01\x02 not a csv"))
+	assert.Contains(t, fieldErrors(t, err), "file")
+	_, _, err = c.Customers.ImportTimesheet(ctx, strings.NewReader("job_id,minutes\n1,2\n"))
+	assert.Contains(t, fieldErrors(t, err), "file")
+	_, _, err = c.Customers.ImportTimesheet(ctx, strings.NewReader(""))
+	assert.Contains(t, fieldErrors(t, err), "file")
+
+	// 401
+	_, _, err = tokenOnly(t, srv).Customers.ImportTimesheet(ctx, strings.NewReader(csv))
+	assert.ErrorIs(t, err, workforce.ErrUnauthorized)
+}
+
+func TestImportTimesheetOfAPublicPoolKeyAppliesOnlyItsJobs(t *testing.T) {
+	t.Parallel()
+	srv, c := newFake(t)
+	ctx := context.Background()
+	seed := srv.Seed()
+	pub, err := srv.PublicClient()
+	require.NoError(t, err)
+
+	private, err := srv.Accept(seed.JobRequest1099ID, seed.WorkerIDs[1])
+	require.NoError(t, err)
+	require.NoError(t, srv.StartJob(private))
+	require.NoError(t, srv.StartJob(seed.PublicJobID))
+
+	out, _, err := pub.Customers.ImportTimesheet(ctx, strings.NewReader(fmt.Sprintf("job_id,actual_duration\n%d,30\n%d,45\n", private, seed.PublicJobID)))
+	require.NoError(t, err)
+	assert.Equal(t, 1, out.Imported, "its own Job")
+	require.Len(t, out.Rejected, 1)
+	assert.Equal(t, 1, out.Rejected[0].Row, "a Job that is not the key's")
+
+	job, _, err := pub.Jobs.Get(ctx, seed.PublicJobID)
+	require.NoError(t, err)
+	assert.Equal(t, "45", job.ActualDuration.String())
+	job, _, err = c.Jobs.Get(ctx, private)
+	require.NoError(t, err)
+	assert.False(t, job.ActualDuration.Valid(), "the rejected row changed nothing")
+}

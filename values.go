@@ -8,7 +8,6 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"time"
 	"unicode"
 )
 
@@ -111,49 +110,6 @@ func (d Decimal) EncodeValues(key string, v *url.Values) error {
 	return nil
 }
 
-// Time is a timestamp as the API sends it: RFC 3339, with or without
-// fractional seconds, with Z or a numeric offset. null and "" decode to the
-// zero Time, which means "absent".
-type Time struct {
-	time.Time
-}
-
-// MarshalJSON writes t in RFC 3339, or null when zero.
-func (t Time) MarshalJSON() ([]byte, error) {
-	if t.IsZero() {
-		return []byte("null"), nil
-	}
-	return t.Time.MarshalJSON()
-}
-
-// UnmarshalJSON reads an RFC 3339 timestamp, or null or "" for none.
-func (t *Time) UnmarshalJSON(b []byte) error {
-	if string(bytes.TrimSpace(b)) == "null" {
-		*t = Time{}
-		return nil
-	}
-	if t.Time.UnmarshalJSON(b) == nil { // the common case, without allocating
-		return nil
-	}
-	s, quoted, err := unquote(b)
-	if err != nil || !quoted {
-		return &valueError{format: "workforce: timestamp %.40s is not a string", value: string(b)}
-	}
-	if s = strings.TrimSpace(s); s == "" {
-		*t = Time{}
-		return nil
-	}
-	upper := strings.ToUpper(s) // RFC 3339 allows "t" and "z"
-	for _, layout := range [...]string{time.RFC3339Nano, "2006-01-02T15:04:05.999999999Z0700",
-		"2006-01-02 15:04:05.999999999Z07:00", "2006-01-02 15:04:05.999999999 -0700"} {
-		if v, err := time.Parse(layout, upper); err == nil {
-			*t = Time{v}
-			return nil
-		}
-	}
-	return &valueError{format: "workforce: %.40q is not an RFC 3339 timestamp", value: s}
-}
-
 // unquote returns the text of the JSON string b, or b itself when it is not
 // a string. Strings without escapes, all that numbers and timestamps hold,
 // take a fast path.
@@ -172,122 +128,6 @@ func unquote(b []byte) (s string, quoted bool, err error) {
 // Ptr returns a pointer to a copy of v, for the optional fields of
 // parameters where the zero value is a value to send: Ptr(false).
 func Ptr[T any](v T) *T { return &v }
-
-// wallClockLayout is how the API writes a wall-clock time.
-const wallClockLayout = "2006-01-02 15:04"
-
-// A WallClock is a date and a time of day to the minute, read off a clock
-// on the wall at the place it concerns, in no time zone: the start time of
-// a Job Request, which the API takes as "YYYY-MM-DD HH:MM" (24-hour) local
-// to the venue. A WallClock carries no zone, so no conversion can shift
-// it: 9:00 stays 9:00 whatever the zone of the program that sends it. The
-// zero value means "not set".
-type WallClock struct {
-	t time.Time // in UTC, standing for the same reading on any clock
-}
-
-// NewWallClock returns the wall-clock reading of the given date and time of
-// day. Out-of-range values are normalized as time.Date does: 24:00 on one
-// day is 00:00 on the next.
-func NewWallClock(year int, month time.Month, day, hour, minute int) WallClock {
-	return WallClock{time.Date(year, month, day, hour, minute, 0, 0, time.UTC)}
-}
-
-// WallClockOf returns the reading of t's own clock, in t's own location,
-// dropping the seconds: its zone is ignored, not converted. To post a Job
-// Request at 9:00 in the venue's zone, pass a t in that zone (or any t
-// showing 9:00).
-func WallClockOf(t time.Time) WallClock {
-	return NewWallClock(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute())
-}
-
-// ParseWallClock reads a wall-clock time written "YYYY-MM-DD HH:MM".
-func ParseWallClock(s string) (WallClock, error) {
-	t, err := time.Parse(wallClockLayout, strings.TrimSpace(s))
-	if err != nil {
-		return WallClock{}, &ArgumentError{Name: "wall clock", Reason: fmt.Sprintf("%q is not written YYYY-MM-DD HH:MM", s)}
-	}
-	return WallClock{t}, nil
-}
-
-// IsZero reports whether w is the zero WallClock, "not set".
-func (w WallClock) IsZero() bool { return w.t.IsZero() }
-
-// In returns the instant at which clocks in loc show w.
-func (w WallClock) In(loc *time.Location) time.Time {
-	return time.Date(w.t.Year(), w.t.Month(), w.t.Day(), w.t.Hour(), w.t.Minute(), 0, 0, loc)
-}
-
-// String writes w as the API takes it, "2026-11-23 09:00", or "" when zero.
-func (w WallClock) String() string {
-	if w.IsZero() {
-		return ""
-	}
-	return w.t.Format(wallClockLayout)
-}
-
-// MarshalJSON writes w as a JSON string "YYYY-MM-DD HH:MM", or null when zero.
-func (w WallClock) MarshalJSON() ([]byte, error) {
-	if w.IsZero() {
-		return []byte("null"), nil
-	}
-	return json.Marshal(w.String())
-}
-
-// A Date is a day of the calendar in no time zone, as the API writes dates
-// of birth: "1990-04-01". Its zero value means absent.
-type Date struct {
-	Year  int
-	Month time.Month
-	Day   int
-}
-
-// IsZero reports whether d is the zero Date, "absent".
-func (d Date) IsZero() bool { return d == Date{} }
-
-// String writes d as "YYYY-MM-DD", or "" when zero.
-func (d Date) String() string {
-	if d.IsZero() {
-		return ""
-	}
-	return fmt.Sprintf("%04d-%02d-%02d", d.Year, int(d.Month), d.Day)
-}
-
-// MarshalJSON writes d as "YYYY-MM-DD", or null when zero.
-func (d Date) MarshalJSON() ([]byte, error) {
-	if d.IsZero() {
-		return []byte("null"), nil
-	}
-	return json.Marshal(d.String())
-}
-
-// UnmarshalJSON reads "YYYY-MM-DD", or the day of an RFC 3339 timestamp
-// (as written, not converted), or null or "" for none.
-func (d *Date) UnmarshalJSON(b []byte) error {
-	b = bytes.TrimSpace(b)
-	if string(b) == "null" {
-		*d = Date{}
-		return nil
-	}
-	s, quoted, err := unquote(b)
-	if err != nil || !quoted {
-		return fmt.Errorf("workforce: date %.40s is not a string", b)
-	}
-	if s = strings.TrimSpace(s); s == "" {
-		*d = Date{}
-		return nil
-	}
-	day := s
-	if len(s) > 10 && (s[10] == 'T' || s[10] == 't' || s[10] == ' ') {
-		day = s[:10]
-	}
-	t, err := time.Parse(time.DateOnly, day)
-	if err != nil {
-		return fmt.Errorf("workforce: %.40q is not a date written YYYY-MM-DD", s)
-	}
-	*d = Date{t.Year(), t.Month(), t.Day()}
-	return nil
-}
 
 // IDs is a list of record IDs, as the API writes them: a JSON array of
 // numbers or of strings holding them, or one string of IDs separated by
@@ -336,4 +176,57 @@ func (ids *IDs) UnmarshalJSON(b []byte) error {
 	}
 	*ids = out
 	return nil
+}
+
+// Skills are the skills a Job Request asks for. The API takes them as one
+// text, separated by "|", so a skill may not hold "|".
+type Skills []string
+
+// MarshalJSON writes the skills joined by "|".
+func (s Skills) MarshalJSON() ([]byte, error) { return json.Marshal(strings.Join(s, "|")) }
+
+// UnmarshalJSON reads "|"-separated text, an array of texts, or null.
+func (s *Skills) UnmarshalJSON(b []byte) error {
+	var list []string
+	if bytes.HasPrefix(bytes.TrimSpace(b), []byte("[")) || string(bytes.TrimSpace(b)) == "null" {
+		if err := json.Unmarshal(b, &list); err != nil {
+			return err
+		}
+		*s = list
+		return nil
+	}
+	var text string
+	if err := json.Unmarshal(b, &text); err != nil {
+		return err
+	}
+	*s = nil
+	for skill := range strings.SplitSeq(text, "|") {
+		if skill = strings.TrimSpace(skill); skill != "" {
+			*s = append(*s, skill)
+		}
+	}
+	return nil
+}
+
+func (s Skills) check(name string) error {
+	for i, skill := range s {
+		if strings.Contains(skill, "|") || strings.TrimSpace(skill) == "" {
+			return &ArgumentError{Name: fmt.Sprintf("%s[%d]", name, i), Reason: fmt.Sprintf("must be a text without %q, got %q", "|", skill)}
+		}
+	}
+	return nil
+}
+
+// Switch is a setting sent as "on" or "off". Its zero value sends
+// nothing, leaving the API's default.
+type Switch string
+
+// The settings of a Switch.
+const (
+	SwitchOn  Switch = "on"
+	SwitchOff Switch = "off"
+)
+
+func (s Switch) check(name string) error {
+	return checkOneOf(name, string(s), string(SwitchOn), string(SwitchOff), "")
 }

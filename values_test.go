@@ -5,7 +5,6 @@ import (
 	"math"
 	"net/url"
 	"testing"
-	"time"
 
 	"github.com/google/go-querystring/query"
 	"github.com/stretchr/testify/assert"
@@ -130,69 +129,6 @@ type stamp struct {
 	At workforce.Time `json:"at"`
 }
 
-func TestTimeDecodes(t *testing.T) {
-	t.Parallel()
-	utc := time.Date(2017, 9, 13, 18, 34, 36, 0, time.UTC)
-	tests := []struct {
-		json string
-		want time.Time // zero: absent
-	}{
-		{`"2017-09-13T18:34:36Z"`, utc},
-		{`"2017-09-13T11:34:36-07:00"`, utc},
-		{`"2017-09-13T11:34:36.820-07:00"`, utc.Add(820 * time.Millisecond)},
-		{`"2017-09-13T18:34:36.123456789Z"`, utc.Add(123456789)},
-		{`"2017-09-13T18:34:36+0000"`, utc},
-		{`"2017-09-13 18:34:36Z"`, utc},
-		{`" 2017-09-13T18:34:36Z "`, utc},
-		{`"2017-09-13t18:34:36z"`, utc},
-		{`""`, time.Time{}},
-		{`"   "`, time.Time{}},
-		{`null`, time.Time{}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.json, func(t *testing.T) {
-			t.Parallel()
-			var s stamp
-			require.NoError(t, json.Unmarshal([]byte(`{"at": `+tt.json+`}`), &s))
-			assert.True(t, tt.want.Equal(s.At.Time), "got %v", s.At.Time)
-			assert.Equal(t, tt.want.IsZero(), s.At.IsZero())
-		})
-	}
-}
-
-func TestTimeKeepsItsOffset(t *testing.T) {
-	t.Parallel()
-	var s stamp
-	require.NoError(t, json.Unmarshal([]byte(`{"at": "2017-09-13T11:34:36.820-07:00"}`), &s))
-	_, offset := s.At.Zone()
-	assert.Equal(t, -7*3600, offset)
-	b, err := json.Marshal(s)
-	require.NoError(t, err)
-	assert.Equal(t, `{"at":"2017-09-13T11:34:36.82-07:00"}`, string(b))
-}
-
-func TestTimeRefusesGarbage(t *testing.T) {
-	t.Parallel()
-	for _, in := range []string{`"yesterday"`, `"2017-09-13"`, `"2017-13-45T99:00:00Z"`, `"13/09/2017 18:34"`,
-		`1505327676`, `true`, `{}`, `["2017-09-13T18:34:36Z"]`} {
-		t.Run(in, func(t *testing.T) {
-			t.Parallel()
-			var s stamp
-			assert.Error(t, json.Unmarshal([]byte(`{"at": `+in+`}`), &s))
-		})
-	}
-}
-
-func TestTimeMarshals(t *testing.T) {
-	t.Parallel()
-	b, err := json.Marshal(stamp{})
-	require.NoError(t, err)
-	assert.Equal(t, `{"at":null}`, string(b))
-	b, err = json.Marshal(stamp{workforce.Time{Time: time.Date(2026, 11, 23, 4, 50, 40, 0, time.UTC)}})
-	require.NoError(t, err)
-	assert.Equal(t, `{"at":"2026-11-23T04:50:40Z"}`, string(b))
-}
-
 func FuzzDecimal(f *testing.F) {
 	for _, seed := range []string{`5`, `5.0`, `"18.50"`, `""`, `null`, `"abc"`, `-0`, `1e308`, `"1e400"`, `" 7 "`,
 		`"\u0035"`, `"NaN"`, `true`, `{}`, `[]`, `"`, `"12`, ``, `0.000000000000000000001`} {
@@ -212,29 +148,6 @@ func FuzzDecimal(f *testing.F) {
 		require.NoError(t, json.Unmarshal(out, &again), "re-decoding %s", out)
 		assert.Equal(t, d, again)
 		assert.Equal(t, d.Valid(), again.Valid())
-	})
-}
-
-func FuzzTime(f *testing.F) {
-	for _, seed := range []string{`"2017-09-13T18:34:36Z"`, `"2017-09-13T11:34:36.820-07:00"`, `"2017-09-13T18:34:36+0000"`,
-		`"2017-09-13 18:34:36 -0700"`, `""`, `null`, `"garbage"`, `12`, `"0000-01-01T00:00:00+23:59"`,
-		`"9999-12-31T23:59:59-23:59"`, `"2017-09-13T18:34:36.1234567891Z"`, `"`, `"\u0032017-09-13T18:34:36Z"`} {
-		f.Add([]byte(seed))
-	}
-	f.Fuzz(func(t *testing.T, b []byte) {
-		var direct workforce.Time
-		_ = direct.UnmarshalJSON(b)
-
-		var tm workforce.Time
-		if json.Unmarshal(b, &tm) != nil {
-			return
-		}
-		out, err := json.Marshal(tm)
-		require.NoError(t, err, "decoded from %q", b)
-		var again workforce.Time
-		require.NoError(t, json.Unmarshal(out, &again), "re-decoding %s", out)
-		assert.True(t, tm.Equal(again.Time), "%v != %v", tm.Time, again.Time)
-		assert.Equal(t, tm.IsZero(), again.IsZero())
 	})
 }
 

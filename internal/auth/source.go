@@ -87,13 +87,13 @@ type vault struct {
 	retired  []retiredToken // tokens held before tok that may still be valid, oldest first
 }
 
-// newVault answers the function that reaches a new vault holding tok.
+// newVault returns the function that reaches a new vault holding tok.
 func newVault(tok Token) func() *vault {
 	v := &vault{tok: tok}
 	return func() *vault { return v }
 }
 
-// v answers the source's vault.
+// v returns the source's vault.
 func (s *Source) v() *vault { return s.vault() }
 
 // A retiredToken is a token the source held and no longer hands out.
@@ -121,7 +121,7 @@ func NewStaticSource(value string) *Source {
 
 // store makes tok the current token, and sets when it is renewed. A
 // renewal (force false) keeps the current token instead when it is fresh
-// and expires later: an explicit authentication that finished first. It answers how long tok has left when that
+// and expires later: an explicit authentication that finished first. It returns how long tok has left when that
 // is within the renewal margin the first time it happens, for OnSkew. The
 // caller holds s.mu.
 func (s *Source) store(tok Token, force bool) (left time.Duration, skewed bool) {

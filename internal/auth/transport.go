@@ -9,22 +9,11 @@ import (
 	"github.com/workforce-marketplace/workforce-go/internal/redact"
 )
 
-type skipKey struct{}
-
-// WithoutToken marks a request context so that the transport sends the
-// request without a token: POST /authenticate and GET /info need none.
-func WithoutToken(ctx context.Context) context.Context {
-	return context.WithValue(ctx, skipKey{}, true)
-}
-
-func skipped(ctx context.Context) bool {
-	v, _ := ctx.Value(skipKey{}).(bool)
-	return v
-}
-
 // Transport adds the token as the query parameter "token" to requests for
 // one scheme and host, and sends everything else through untouched. It sits
-// at the bottom of the client's stack, so nothing above it sees the token.
+// at the bottom of the client's stack, so nothing above it sees the token;
+// the client sends the calls that need no token (POST /authenticate, GET
+// /info) past it.
 //
 // When a request with a token answers 401 and the source can renew, the
 // transport renews the token once and replays the request once.
@@ -37,7 +26,7 @@ type Transport struct {
 
 // RoundTrip implements http.RoundTripper.
 func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
-	if req.URL.Scheme != t.Scheme || req.URL.Host != t.Host || skipped(req.Context()) {
+	if req.URL.Scheme != t.Scheme || req.URL.Host != t.Host {
 		return t.Base.RoundTrip(req)
 	}
 	tok, err := t.Source.Token(req.Context())

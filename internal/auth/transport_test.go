@@ -104,17 +104,6 @@ func TestTransportAddsTokenOnlyForItsHost(t *testing.T) {
 	}
 }
 
-func TestTransportSkipsMarkedRequests(t *testing.T) {
-	t.Parallel()
-	b := &base{}
-	var fetches atomic.Int64
-	rt := newTransport(b, NewSource(counting(&fetches)))
-	get(t, rt, WithoutToken(context.Background()), "https://api.example.com/api_v2/info")
-	require.Len(t, b.reqs, 1)
-	assert.Empty(t, b.reqs[0].URL.RawQuery)
-	assert.Zero(t, fetches.Load(), "no token is fetched for a request that needs none")
-}
-
 func TestTransportRenewsOnceOn401AndReplaysTheBody(t *testing.T) {
 	t.Parallel()
 	b := &base{answer: func(req *http.Request) int {

@@ -57,7 +57,7 @@ func Len(data []byte) int {
 }
 
 // walk calls fn with the name and value of each member of the top-level
-// object data, in order, until fn returns false. It answers whether data
+// object data, in order, until fn returns false. It returns whether data
 // was an object scanned to its end (or to where fn stopped).
 func walk(data []byte, fn func(name, value []byte) bool) bool {
 	i := skipSpace(data, 0)
@@ -124,7 +124,7 @@ func ArrayLen(data []byte) int {
 }
 
 // each calls fn with each element of the JSON array data, in order, and
-// answers whether data was a well-formed array.
+// returns whether data was a well-formed array.
 func each(data []byte, fn func(elem []byte)) bool {
 	i := skipSpace(data, 0)
 	if i >= len(data) || data[i] != '[' {

@@ -8,7 +8,7 @@ import (
 	"unicode"
 )
 
-// Mode answers the mode of key, "test" or "live": key must be prefix ("pk"
+// Mode returns the mode of key, "test" or "live": key must be prefix ("pk"
 // for a publishable key, "sk" for a secret key), then "_test_" or
 // "_live_", then at least one character, with no space or control
 // character anywhere. Otherwise the error says what is wrong, naming the

@@ -3,11 +3,9 @@
 package redact
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"log/slog"
 	"net/url"
 	"regexp"
 	"slices"
@@ -117,7 +115,7 @@ const MinPrefix = 8
 // limits nesting); a longer one's starts are matched plain.
 const maxPrefixPatterned = 128
 
-// prefixLen answers how long a start of v must be to be hidden on its own,
+// prefixLen returns how long a start of v must be to be hidden on its own,
 // or 0 when only v whole is (it is shorter than that).
 func prefixLen(v string) int {
 	n := MinPrefix
@@ -164,7 +162,7 @@ func maskPrefixes(s, v string) string {
 	return b.String()
 }
 
-// distinct answers the non-empty secrets, each once, longest first, so
+// distinct returns the non-empty secrets, each once, longest first, so
 // that a secret holding another is hidden whole.
 func distinct(secrets []string) []string {
 	out := make([]string, 0, len(secrets))
@@ -177,14 +175,14 @@ func distinct(secrets []string) []string {
 	return out
 }
 
-// escapedForms answers v as a query, a path and a JSON string write it.
+// escapedForms returns v as a query, a path and a JSON string write it.
 func escapedForms(v string) []string {
 	j, _ := json.Marshal(v)
 	return []string{url.QueryEscape(v), url.PathEscape(v), string(j[1 : len(j)-1])}
 }
 
-// matcher answers the regular expression that finds the secrets (as
-// distinct answers them) in their escaped forms, built once for each set of
+// matcher returns the regular expression that finds the secrets (as
+// distinct returns them) in their escaped forms, built once for each set of
 // them, or nil when there is none to pattern.
 func (r *Redactor) matcher(secrets []string) *regexp.Regexp {
 	var parts []string
@@ -217,7 +215,7 @@ func (r *Redactor) matcher(secrets []string) *regexp.Regexp {
 	return re
 }
 
-// anyPrefixForm answers a regular expression that matches v, or a start of
+// anyPrefixForm returns a regular expression that matches v, or a start of
 // it prefixLen(v) bytes or longer (the longest there is), in any form
 // anyForm matches.
 func anyPrefixForm(v string) string {
@@ -238,7 +236,7 @@ func anyPrefixForm(v string) string {
 	return b.String()
 }
 
-// anyForm answers a regular expression that matches v with each of its
+// anyForm returns a regular expression that matches v with each of its
 // characters written plain, JSON-escaped (\uXXXX in either case, a
 // surrogate pair beyond the BMP, \/ and the like) or percent-escaped byte by
 // byte in either case (+ for a space). A byte that is not valid UTF-8 is
@@ -251,7 +249,7 @@ func anyForm(v string) string {
 	return b.String()
 }
 
-// anyRune answers the group of anyForm that matches r.
+// anyRune returns the group of anyForm that matches r.
 func anyRune(r rune) string {
 	var b strings.Builder
 	b.WriteString("(?:" + regexp.QuoteMeta(string(r)))
@@ -276,12 +274,12 @@ func anyRune(r rune) string {
 	return b.String()
 }
 
-// jsonEscape answers the pattern of \uXXXX for u, hex digits in either case.
+// jsonEscape returns the pattern of \uXXXX for u, hex digits in either case.
 func jsonEscape(u uint16) string {
 	return `\\u` + hexClass(byte(u>>12)) + hexClass(byte(u>>8&0xf)) + hexClass(byte(u>>4&0xf)) + hexClass(byte(u&0xf))
 }
 
-// hexClass answers a character class matching the hex digit of n in
+// hexClass returns a character class matching the hex digit of n in
 // either case.
 func hexClass(n byte) string {
 	const digits = "0123456789abcdef"
@@ -362,56 +360,3 @@ type maskedError struct {
 
 func (e *maskedError) Error() string { return e.msg }
 func (e *maskedError) Unwrap() error { return e.cause }
-
-// Handler wraps h so that every message and attribute it receives is
-// redacted first.
-func (r *Redactor) Handler(h slog.Handler) slog.Handler {
-	return &handler{next: h, r: r}
-}
-
-type handler struct {
-	next slog.Handler
-	r    *Redactor
-}
-
-func (h *handler) Enabled(ctx context.Context, l slog.Level) bool { return h.next.Enabled(ctx, l) }
-
-func (h *handler) Handle(ctx context.Context, rec slog.Record) error {
-	out := slog.NewRecord(rec.Time, rec.Level, h.r.String(rec.Message), rec.PC)
-	rec.Attrs(func(a slog.Attr) bool {
-		out.AddAttrs(h.attr(a))
-		return true
-	})
-	return h.next.Handle(ctx, out)
-}
-
-func (h *handler) WithAttrs(as []slog.Attr) slog.Handler {
-	clean := make([]slog.Attr, len(as))
-	for i, a := range as {
-		clean[i] = h.attr(a)
-	}
-	return &handler{next: h.next.WithAttrs(clean), r: h.r}
-}
-
-func (h *handler) WithGroup(name string) slog.Handler {
-	return &handler{next: h.next.WithGroup(name), r: h.r}
-}
-
-func (h *handler) attr(a slog.Attr) slog.Attr {
-	v := a.Value.Resolve()
-	switch v.Kind() {
-	case slog.KindString:
-		return slog.String(a.Key, h.r.String(v.String()))
-	case slog.KindGroup:
-		g := v.Group()
-		clean := make([]any, len(g))
-		for i, ga := range g {
-			clean[i] = h.attr(ga)
-		}
-		return slog.Group(a.Key, clean...)
-	case slog.KindAny:
-		return slog.String(a.Key, h.r.String(fmt.Sprintf("%+v", v.Any())))
-	default:
-		return slog.Attr{Key: a.Key, Value: v}
-	}
-}

@@ -1,5 +1,6 @@
-// Package retry decides which failed requests are sent again and how long
-// to wait first, for go-retryablehttp's CheckRetry and Backoff hooks.
+// Package retry is the client's retry policy: which failed attempts are
+// sent again, and how long to wait first. The client's retry loop asks
+// Decide after each attempt and waits Wait before the next.
 //
 // Requests whose repetition cannot create a second record are retried on
 // transport errors and on 429, 502, 503 and 504. A transport error is a
@@ -10,7 +11,6 @@
 package retry
 
 import (
-	"context"
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
@@ -25,72 +25,68 @@ import (
 	"github.com/workforce-marketplace/workforce-go/internal/auth"
 )
 
-type createKey struct{}
-
-// MarkCreate marks a request context as one whose repetition could create a
-// second record, or, with create false, as one whose repetition could not:
-// a request made on behalf of a create, such as its token fetch, is not one.
-func MarkCreate(ctx context.Context, create bool) context.Context {
-	return context.WithValue(ctx, createKey{}, create)
-}
-
-func isCreate(ctx context.Context) bool {
-	v, _ := ctx.Value(createKey{}).(bool)
-	return v
-}
-
-// Policy holds what the retry hooks need besides the bounds of the
-// exponential backoff, which retryablehttp passes them.
+// Policy holds the bounds of the retries.
 type Policy struct {
-	// Cap is the longest Retry-After the policy waits for; a longer one
-	// ends the retries and the caller gets the response that asked for it.
-	Cap time.Duration
+	// Retries is how many times a request may be sent again.
+	Retries int
+	// MinWait and MaxWait bound the exponential backoff. MaxWait is also
+	// the longest Retry-After the policy waits for: a longer one ends the
+	// retries, and the caller gets the answer that asked for it.
+	MinWait, MaxWait time.Duration
 	// Second is how long one second of Retry-After lasts; it is
-	// time.Second except in tests.
+	// time.Second except for a fake server with a clock of its own.
 	Second time.Duration
 	// Now tells the time for Retry-After dates.
 	Now func() time.Time
-	// Jitter answers a wait from 0 to d, both included; nil draws it
+	// Jitter returns a wait from 0 to d, both included; nil draws it
 	// uniformly at random. Tests set it to be deterministic.
 	Jitter func(d time.Duration) time.Duration
 }
 
-// Check is a retryablehttp.CheckRetry.
-func (p *Policy) Check(ctx context.Context, resp *http.Response, err error) (bool, error) {
-	if ctx.Err() != nil {
-		return false, ctx.Err()
-	}
+// Decide reports whether an attempt that got resp, or failed with err, may
+// be sent again, and why: create says that sending it twice could create
+// two records. The context and the number of retries left are the
+// caller's to judge.
+func (p *Policy) Decide(create bool, resp *http.Response, err error) (retry bool, reason string) {
 	if err != nil {
-		if isCreate(ctx) {
-			return transient(err) && neverConnected(err), nil
+		switch {
+		case !transient(err):
+			return false, "the error would happen again"
+		case create && !NeverConnected(err):
+			return false, "a create that may have reached the server"
 		}
-		return transient(err), nil
+		return true, "the attempt failed: " + err.Error()
 	}
 	switch resp.StatusCode {
 	case http.StatusTooManyRequests:
 	case http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
-		if isCreate(ctx) {
-			return false, nil
+		if create {
+			return false, "a create answered " + status(resp) + ": the server may have acted"
 		}
 	default:
-		return false, nil
+		return false, "the answer is final" // the common case, which costs no allocation
 	}
-	if wait, ok := p.RetryAfter(resp); ok && wait > p.Cap {
-		return false, nil
+	if wait, ok := p.RetryAfter(resp); ok && wait > p.MaxWait {
+		return false, "Retry-After is longer than the longest wait"
 	}
-	return true, nil
+	return true, "answered " + status(resp)
 }
 
-// Backoff is a retryablehttp.Backoff: the response's Retry-After when it
-// has one, else an exponential backoff with full jitter: a wait drawn from
-// 0 to min·2^attempt, capped at max, so that clients that failed together
-// do not retry together.
-func (p *Policy) Backoff(min, max time.Duration, attempt int, resp *http.Response) time.Duration {
+// status names the status of resp, such as "503 Service Unavailable".
+func status(resp *http.Response) string {
+	return strconv.Itoa(resp.StatusCode) + " " + http.StatusText(resp.StatusCode)
+}
+
+// Wait returns how long to wait before retry attempt (from 0): the
+// response's Retry-After when it has one, else an exponential backoff with
+// full jitter: a wait drawn from 0 to MinWait·2^attempt, capped at
+// MaxWait, so that clients that failed together do not retry together.
+func (p *Policy) Wait(attempt int, resp *http.Response) time.Duration {
 	if wait, ok := p.RetryAfter(resp); ok {
 		return wait
 	}
-	ceiling := max
-	if wait := float64(min) * math.Pow(2, float64(attempt)); wait < float64(max) {
+	ceiling := p.MaxWait
+	if wait := float64(p.MinWait) * math.Pow(2, float64(attempt)); wait < float64(p.MaxWait) {
 		ceiling = time.Duration(wait)
 	}
 	if ceiling <= 0 {
@@ -160,9 +156,9 @@ func transient(err error) bool {
 		!strings.Contains(msg, "invalid header")
 }
 
-// neverConnected reports whether err shows that the request never reached a
-// server: the dial failed.
-func neverConnected(err error) bool {
+// NeverConnected reports whether err shows that the request never reached
+// a server: the dial failed.
+func NeverConnected(err error) bool {
 	var op *net.OpError
 	return errors.As(err, &op) && op.Op == "dial"
 }

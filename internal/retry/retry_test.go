@@ -1,7 +1,6 @@
 package retry
 
 import (
-	"context"
 	"crypto/x509"
 	"errors"
 	"io"
@@ -59,13 +58,11 @@ func TestParseRetryAfter(t *testing.T) {
 	}
 }
 
-// The bounds of the exponential backoff the tests pass to Backoff.
-const minWait, maxWait = time.Millisecond, 8 * time.Millisecond
-
-// newPolicy returns a policy without jitter: each wait is the longest.
+// newPolicy returns a policy without jitter, each wait the longest, that
+// waits from 1ms to 8ms, or up to a minute for a Retry-After.
 func newPolicy() *Policy {
-	return &Policy{Cap: time.Minute, Second: time.Second, Now: func() time.Time { return now },
-		Jitter: func(d time.Duration) time.Duration { return d }}
+	return &Policy{MinWait: time.Millisecond, MaxWait: 8 * time.Millisecond, Second: time.Second,
+		Now: func() time.Time { return now }, Jitter: func(d time.Duration) time.Duration { return d }}
 }
 
 func answer(status int, retryAfter string) *http.Response {
@@ -76,48 +73,39 @@ func answer(status int, retryAfter string) *http.Response {
 	return &http.Response{StatusCode: status, Header: h, Body: http.NoBody}
 }
 
-func TestCheckStatus(t *testing.T) {
+func TestDecideByStatus(t *testing.T) {
 	t.Parallel()
 	retried := map[int]bool{429: true, 502: true, 503: true, 504: true}
 	for _, status := range []int{200, 201, 301, 400, 401, 403, 404, 409, 422, 429, 500, 501, 502, 503, 504, 505} {
 		t.Run(strconv.Itoa(status), func(t *testing.T) {
 			t.Parallel()
 			p := newPolicy()
-			got, err := p.Check(context.Background(), answer(status, ""), nil)
-			require.NoError(t, err)
+			got, reason := p.Decide(false, answer(status, ""), nil)
 			assert.Equal(t, retried[status], got, "read")
+			if got {
+				assert.Contains(t, reason, strconv.Itoa(status), "the reason names the status")
+			}
 
-			got, err = p.Check(MarkCreate(context.Background(), true), answer(status, ""), nil)
-			require.NoError(t, err)
+			got, _ = p.Decide(true, answer(status, ""), nil)
 			assert.Equal(t, status == 429, got, "create")
-
-			got, _ = p.Check(MarkCreate(context.Background(), false), answer(status, ""), nil)
-			assert.Equal(t, retried[status], got, "unmarked")
 		})
 	}
 }
 
-func TestCheckRetryAfterCap(t *testing.T) {
+func TestDecideRetryAfterAboveTheLongestWaitEndsRetries(t *testing.T) {
 	t.Parallel()
 	p := newPolicy()
-	ok, _ := p.Check(context.Background(), answer(429, "60"), nil)
+	p.MaxWait = time.Minute
+	ok, _ := p.Decide(false, answer(429, "60"), nil)
 	assert.True(t, ok, "at the cap")
-	ok, _ = p.Check(context.Background(), answer(429, "61"), nil)
+	ok, reason := p.Decide(false, answer(429, "61"), nil)
 	assert.False(t, ok, "above the cap")
-	ok, _ = p.Check(context.Background(), answer(503, now.Add(2*time.Minute).Format(http.TimeFormat)), nil)
+	assert.Contains(t, reason, "Retry-After")
+	ok, _ = p.Decide(false, answer(503, now.Add(2*time.Minute).Format(http.TimeFormat)), nil)
 	assert.False(t, ok, "a date above the cap")
 }
 
-func TestCheckStopsOnEndedContext(t *testing.T) {
-	t.Parallel()
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	ok, err := newPolicy().Check(ctx, answer(503, ""), nil)
-	assert.False(t, ok)
-	assert.ErrorIs(t, err, context.Canceled)
-}
-
-func TestCheckTransportErrors(t *testing.T) {
+func TestDecideOnTransportErrors(t *testing.T) {
 	t.Parallel()
 	urlErr := func(err error) error { return &url.Error{Op: "Post", URL: "https://api.example.com/x", Err: err} }
 	dial := urlErr(&net.OpError{Op: "dial", Net: "tcp", Err: syscall.ECONNREFUSED})
@@ -140,49 +128,50 @@ func TestCheckTransportErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			p := newPolicy()
-			got, _ := p.Check(context.Background(), nil, tt.err)
+			got, _ := p.Decide(false, nil, tt.err)
 			assert.Equal(t, tt.read, got, "read")
-			got, _ = p.Check(MarkCreate(context.Background(), true), nil, tt.err)
+			got, _ = p.Decide(true, nil, tt.err)
 			assert.Equal(t, tt.create, got, "create")
 		})
 	}
 }
 
-func TestBackoff(t *testing.T) {
+func TestWait(t *testing.T) {
 	t.Parallel()
 	p := newPolicy()
-	assert.Equal(t, time.Millisecond, p.Backoff(minWait, maxWait, 0, nil))
-	assert.Equal(t, 2*time.Millisecond, p.Backoff(minWait, maxWait, 1, answer(503, "")))
-	assert.Equal(t, 8*time.Millisecond, p.Backoff(minWait, maxWait, 10, nil), "capped at Max")
-	assert.Equal(t, 8*time.Millisecond, p.Backoff(minWait, maxWait, 5000, nil), "no overflow")
-	assert.Equal(t, 3*time.Second, p.Backoff(minWait, maxWait, 0, answer(429, "3")), "Retry-After wins")
-	assert.Equal(t, time.Millisecond, p.Backoff(minWait, maxWait, 0, answer(502, "3")), "only 429 and 503 carry Retry-After")
+	assert.Equal(t, time.Millisecond, p.Wait(0, nil))
+	assert.Equal(t, 2*time.Millisecond, p.Wait(1, answer(503, "")))
+	assert.Equal(t, 8*time.Millisecond, p.Wait(10, nil), "capped at MaxWait")
+	assert.Equal(t, 8*time.Millisecond, p.Wait(5000, nil), "no overflow")
+	assert.Equal(t, 3*time.Second, p.Wait(0, answer(429, "3")), "Retry-After wins")
+	assert.Equal(t, time.Millisecond, p.Wait(0, answer(502, "3")), "only 429 and 503 carry Retry-After")
 }
 
-// TestBackoffHasFullJitter checks that without Retry-After each wait is
+// TestWaitHasFullJitter checks that without Retry-After each wait is
 // drawn from 0 to the exponential ceiling, from the source given.
-func TestBackoffHasFullJitter(t *testing.T) {
+func TestWaitHasFullJitter(t *testing.T) {
 	t.Parallel()
 	var ceilings []time.Duration
 	p := newPolicy()
 	p.Jitter = func(d time.Duration) time.Duration { ceilings = append(ceilings, d); return d / 4 }
-	assert.Equal(t, 250*time.Microsecond, p.Backoff(minWait, maxWait, 0, nil))
-	assert.Equal(t, time.Millisecond, p.Backoff(minWait, maxWait, 2, answer(503, "")))
-	assert.Equal(t, 2*time.Millisecond, p.Backoff(minWait, maxWait, 9, answer(502, "")))
-	assert.Equal(t, 3*time.Second, p.Backoff(minWait, maxWait, 0, answer(429, "3")), "Retry-After is not jittered")
+	assert.Equal(t, 250*time.Microsecond, p.Wait(0, nil))
+	assert.Equal(t, time.Millisecond, p.Wait(2, answer(503, "")))
+	assert.Equal(t, 2*time.Millisecond, p.Wait(9, answer(502, "")))
+	assert.Equal(t, 3*time.Second, p.Wait(0, answer(429, "3")), "Retry-After is not jittered")
 	assert.Equal(t, []time.Duration{time.Millisecond, 4 * time.Millisecond, 8 * time.Millisecond}, ceilings)
-	assert.Zero(t, p.Backoff(0, 0, 3, nil), "no wait asked, none drawn")
+	p.MinWait, p.MaxWait = 0, 0
+	assert.Zero(t, p.Wait(3, nil), "no wait asked, none drawn")
 	assert.Len(t, ceilings, 3)
 }
 
-// TestBackoffDefaultJitterSpreads checks the default source: every wait
+// TestWaitDefaultJitterSpreads checks the default source: every wait
 // within [0, ceiling], and not all the same.
-func TestBackoffDefaultJitterSpreads(t *testing.T) {
+func TestWaitDefaultJitterSpreads(t *testing.T) {
 	t.Parallel()
-	p := &Policy{Cap: time.Minute, Second: time.Second, Now: time.Now}
+	p := &Policy{MinWait: time.Second, MaxWait: time.Minute, Second: time.Second, Now: time.Now}
 	seen := map[time.Duration]bool{}
 	for range 200 {
-		w := p.Backoff(time.Second, time.Minute, 3, nil)
+		w := p.Wait(3, nil)
 		require.GreaterOrEqual(t, w, time.Duration(0))
 		require.LessOrEqual(t, w, 8*time.Second)
 		seen[w] = true

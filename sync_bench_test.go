@@ -2,7 +2,6 @@ package workforce_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -189,84 +188,4 @@ func distinct(ids []int64) map[int64]bool {
 		out[id] = true
 	}
 	return out
-}
-
-// BenchmarkConcurrentGet runs 32 concurrent Jobs.Get on one Client over
-// loopback, beside plain net/http (ReadAll, json.Unmarshal into plain
-// structs, body drained and closed) with a pool of the same size:
-//
-//	go test -run '^$' -bench BenchmarkConcurrentGet .
-func BenchmarkConcurrentGet(b *testing.B) {
-	const callers = 32
-	body := []byte(`{"job": ` + fmt.Sprintf(benchJob, 42, 42, 42) + `}`)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/api_v2/authenticate" {
-			fmt.Fprintf(w, `{"token": "tok-1", "expires_at": %q}`, time.Now().Add(time.Hour).UTC().Format(time.RFC3339))
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write(body)
-	}))
-	b.Cleanup(srv.Close)
-	parallel := func(b *testing.B, get func() error) {
-		var next atomic.Int64
-		var wg sync.WaitGroup
-		errs := make(chan error, callers)
-		b.ResetTimer()
-		for range callers {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for next.Add(1) <= int64(b.N) {
-					if err := get(); err != nil {
-						errs <- err
-						return
-					}
-				}
-			}()
-		}
-		wg.Wait()
-		close(errs)
-		for err := range errs {
-			b.Fatal(err)
-		}
-	}
-	b.Run("sdk", func(b *testing.B) {
-		c, err := workforce.New(testAPIKey, testSecretKey, workforce.WithBaseURL(srv.URL))
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.ReportAllocs()
-		parallel(b, func() error {
-			_, _, err := c.Jobs.Get(context.Background(), 42)
-			return err
-		})
-	})
-	b.Run("net-http", func(b *testing.B) {
-		tr := http.DefaultTransport.(*http.Transport).Clone()
-		tr.MaxIdleConns, tr.MaxIdleConnsPerHost = 64, 64
-		hc := &http.Client{Transport: tr}
-		b.Cleanup(tr.CloseIdleConnections)
-		b.ReportAllocs()
-		parallel(b, func() error {
-			req, err := http.NewRequestWithContext(context.Background(), http.MethodGet, srv.URL+"/api_v2/jobs/42?token=tok-1", nil)
-			if err != nil {
-				return err
-			}
-			resp, err := hc.Do(req)
-			if err != nil {
-				return err
-			}
-			data, err := io.ReadAll(resp.Body)
-			_, _ = io.Copy(io.Discard, resp.Body)
-			resp.Body.Close()
-			if err != nil {
-				return err
-			}
-			var out struct {
-				Job plainJob `json:"job"`
-			}
-			return json.Unmarshal(data, &out)
-		})
-	})
 }

@@ -15,7 +15,7 @@ func TestDecodeErrorRedactsBeforeItCuts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := c.decodeError(context.Background(), "GET", "/api_v2/jobs/1",
+	e := decodeError(c.newCall(context.Background(), request{method: "GET", path: "jobs/1"}),
 		&valueError{format: "workforce: %.40q is not a decimal number", value: "ab " + tok + " cd"})
 	const want = `workforce: GET /api_v2/jobs/1: decoding the answer: workforce: "ab [REDACTED] cd" is not a decimal number`
 	if got := e.Error(); got != want {

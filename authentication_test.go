@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"strings"
 	"sync"
@@ -75,13 +76,6 @@ func (tk *tokens) list() []string {
 
 var epoch = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 
-func getJob(t *testing.T, c *workforce.Client) {
-	t.Helper()
-	job, _, err := c.Jobs.Get(context.Background(), 42)
-	require.NoError(t, err)
-	require.EqualValues(t, 42, job.ID)
-}
-
 func TestTokenIsFetchedLazilyOnceAndReused(t *testing.T) {
 	t.Parallel()
 	c, m := newMock(t)
@@ -89,7 +83,7 @@ func TestTokenIsFetchedLazilyOnceAndReused(t *testing.T) {
 	tk.register(m, nil)
 	assert.Zero(t, m.auths.Load(), "New fetches nothing")
 	for range 3 {
-		getJob(t, c)
+		require.NoError(t, getJob42(c))
 	}
 	assert.EqualValues(t, 1, m.auths.Load())
 	assert.Equal(t, []string{testToken, testToken, testToken}, tk.list())
@@ -120,14 +114,14 @@ func TestTokenIsRenewedBeforeItExpires(t *testing.T) {
 	var tk tokens
 	tk.register(m, nil)
 
-	getJob(t, c)
+	require.NoError(t, getJob42(c))
 	is.set(epoch.Add(24*time.Hour - 6*time.Minute)) // still more than 5 minutes left
-	getJob(t, c)
+	require.NoError(t, getJob42(c))
 	assert.EqualValues(t, 1, is.calls.Load())
 
 	is.set(epoch.Add(24*time.Hour - 4*time.Minute)) // inside the 5-minute margin
-	getJob(t, c)
-	getJob(t, c)
+	require.NoError(t, getJob42(c))
+	require.NoError(t, getJob42(c))
 	assert.EqualValues(t, 2, is.calls.Load())
 	assert.Equal(t, []string{"tok-1", "tok-1", "tok-2", "tok-2"}, tk.list())
 }
@@ -139,11 +133,11 @@ func TestTokenIsRenewedOnceOn401(t *testing.T) {
 	var tk tokens
 	tk.register(m, func(tok string) bool { return tok == "tok-1" })
 
-	getJob(t, c)
+	require.NoError(t, getJob42(c))
 	assert.EqualValues(t, 2, is.calls.Load())
 	assert.Equal(t, []string{"tok-1", "tok-2"}, tk.list())
 
-	getJob(t, c) // the new token is kept
+	require.NoError(t, getJob42(c)) // the new token is kept
 	assert.EqualValues(t, 2, is.calls.Load())
 }
 
@@ -155,10 +149,10 @@ func TestGivenTokenIsUsedThenRenewedFromTheKeys(t *testing.T) {
 	rejectGiven := atomic.Bool{}
 	tk.register(m, func(tok string) bool { return rejectGiven.Load() && tok == "tok-given" })
 
-	getJob(t, c)
+	require.NoError(t, getJob42(c))
 	assert.Zero(t, is.calls.Load(), "the given token is used as it is")
 	rejectGiven.Store(true)
-	getJob(t, c)
+	require.NoError(t, getJob42(c))
 	assert.EqualValues(t, 1, is.calls.Load(), "once rejected, it is renewed from the keys")
 	assert.Equal(t, []string{"tok-given", "tok-given", "tok-1"}, tk.list())
 }
@@ -247,7 +241,7 @@ func TestConcurrent401sShareOneRenewal(t *testing.T) {
 	is := newIssuer(m, time.Now())
 	var tk tokens
 	tk.register(m, nil)
-	getJob(t, c) // caches tok-1
+	require.NoError(t, getJob42(c)) // caches tok-1
 	require.EqualValues(t, 1, is.calls.Load())
 
 	// Every caller sends tok-1; none is answered until all of them have, so
@@ -324,14 +318,14 @@ func TestAuthenticateSetsTheClientsToken(t *testing.T) {
 	assert.Equal(t, "tok-1", tok.Value)
 	assert.Equal(t, epoch.Add(24*time.Hour), tok.ExpiresAt.UTC())
 
-	getJob(t, c)
+	require.NoError(t, getJob42(c))
 	assert.EqualValues(t, 1, is.calls.Load(), "the client used the token it was handed")
 	assert.Equal(t, []string{"tok-1"}, tk.list())
 
 	// Authenticating again replaces the token.
 	_, _, err = c.Authentication.Authenticate(context.Background())
 	require.NoError(t, err)
-	getJob(t, c)
+	require.NoError(t, getJob42(c))
 	assert.Equal(t, []string{"tok-1", "tok-2"}, tk.list())
 }
 
@@ -384,4 +378,34 @@ func TestTokenPrintsNoValue(t *testing.T) {
 		}
 	}
 	assert.Contains(t, fmt.Sprint(tok), "2026-03-01T12:00:00Z", "the expiry is worth printing")
+}
+
+// TestTokenInsideTheMarginIsStillUsed hands out tokens that expire within
+// the renewal margin (the client's clock runs 23h55m ahead): each is used
+// for a while, not fetched anew for every call, and the skew is logged once.
+func TestTokenInsideTheMarginIsStillUsed(t *testing.T) {
+	t.Parallel()
+	var logs syncBuffer
+	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	c, m := newMock(t, workforce.WithLogger(logger))
+	is := newIssuer(m, epoch)
+	var mu sync.Mutex
+	local := epoch.Add(23*time.Hour + 55*time.Minute)
+	workforce.SetClockForTest(c, func() time.Time { mu.Lock(); defer mu.Unlock(); return local })
+	var tk tokens
+	tk.register(m, nil)
+
+	for range 10 {
+		require.NoError(t, getJob42(c))
+	}
+	assert.EqualValues(t, 1, is.calls.Load(), "10 calls, 1 authentication")
+
+	mu.Lock()
+	local = local.Add(2 * time.Minute) // past the minimum use: renewed
+	mu.Unlock()
+	is.set(epoch.Add(2 * time.Minute))
+	require.NoError(t, getJob42(c))
+	require.NoError(t, getJob42(c))
+	assert.EqualValues(t, 2, is.calls.Load())
+	assert.Equal(t, 1, strings.Count(logs.String(), "is the clock ahead"), logs.String())
 }

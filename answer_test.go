@@ -203,8 +203,7 @@ func TestHostileAnswersCostBoundedMemory(t *testing.T) {
 	for _, h := range hostileAnswers() {
 		t.Run(h.name, func(t *testing.T) {
 			srv := serveHostile(t, h)
-			c, err := workforce.New(testAPIKey, testSecretKey, workforce.WithBaseURL(srv.URL), workforce.WithRetry(0, 0, 0))
-			require.NoError(t, err)
+			c := newKeyed(t, srv.URL, workforce.WithRetry(0, 0, 0))
 			require.NoError(t, getJob1OrNothing(c)) // the token fetch and the first connection, outside the measure
 			allocated, peak, err := measure(func() error { return h.call(c) })
 			t.Logf("%s: allocated %.1f MiB, live heap peak +%.1f MiB", h.name, float64(allocated)/(1<<20), float64(peak)/(1<<20))
@@ -239,8 +238,7 @@ func BenchmarkHostileAnswer(b *testing.B) {
 		}
 		b.Run(strings.ReplaceAll(h.name, " ", "_"), func(b *testing.B) {
 			srv := serveHostile(b, h)
-			c, err := workforce.New(testAPIKey, testSecretKey, workforce.WithBaseURL(srv.URL), workforce.WithRetry(0, 0, 0))
-			require.NoError(b, err)
+			c := newKeyed(b, srv.URL, workforce.WithRetry(0, 0, 0))
 			require.NoError(b, getJob1OrNothing(c))
 			b.ReportAllocs()
 			var once sync.Once

@@ -1,15 +1,11 @@
 package workforce_test
 
 import (
-	"bufio"
 	"context"
 	"errors"
-	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -37,21 +33,6 @@ func hangingServer(t *testing.T, answer func(w http.ResponseWriter, r *http.Requ
 	t.Cleanup(srv.Close)
 	t.Cleanup(func() { close(release) }) // before srv.Close, which waits for the handlers
 	return srv, &calls
-}
-
-// within runs call and answers its error, failing the test if it does not
-// return in a generous while (no call here may wait for the server).
-func within(t *testing.T, call func() error) error {
-	t.Helper()
-	done := make(chan error, 1)
-	go func() { done <- call() }()
-	select {
-	case err := <-done:
-		return err
-	case <-time.After(30 * time.Second):
-		t.Fatal("the call still waits for a server that stalled")
-		return nil
-	}
 }
 
 func newHangingClient(t *testing.T, srv *httptest.Server, timeouts workforce.Timeouts) *workforce.Client {
@@ -125,90 +106,6 @@ func TestTimeoutsMustNotBeNegative(t *testing.T) {
 	_, err := workforce.New(testAPIKey, testSecretKey, workforce.WithBaseURL(mockBase),
 		workforce.WithTimeouts(workforce.Timeouts{BodyStall: -time.Second}))
 	assert.ErrorIs(t, err, workforce.ErrConfig)
-}
-
-// cutShort answers a Job whose body ends early: the connection closes
-// after part of it (an unexpected EOF), or is reset (a TCP RST).
-func cutShort(w http.ResponseWriter, reset bool) {
-	const job = `{"job": {"id": 42, "state": "filled"}}`
-	if !reset {
-		w.Header().Set("Content-Length", "1000")
-		w.Write([]byte(job[:10]))
-		w.(http.Flusher).Flush()
-		panic(http.ErrAbortHandler) // the server closes the connection
-	}
-	conn, buf, err := http.NewResponseController(w).Hijack()
-	if err != nil {
-		panic(err)
-	}
-	buf.WriteString("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n" + job[:10])
-	buf.Flush()
-	if tcp, ok := conn.(*net.TCPConn); ok {
-		tcp.SetLinger(0) // Close sends a reset
-	}
-	conn.Close()
-}
-
-// TestReadCutShortIsRetried checks that a GET whose body is cut short (an
-// unexpected EOF, a connection reset) is sent again, like any transient
-// failure, and that the retries stop at the budget.
-func TestReadCutShortIsRetried(t *testing.T) {
-	t.Parallel()
-	for _, reset := range []bool{false, true} {
-		name := map[bool]string{false: "unexpected EOF", true: "connection reset"}[reset]
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			srv, calls := hangingServer(t, func(w http.ResponseWriter, _ *http.Request, n int64, _ <-chan struct{}) {
-				if n < 3 {
-					cutShort(w, reset)
-				}
-				w.Write([]byte(`{"job": {"id": 42, "state": "filled"}}`))
-			})
-			c := newHangingClient(t, srv, workforce.Timeouts{})
-			job, _, err := c.Jobs.Get(context.Background(), 42)
-			require.NoError(t, err)
-			assert.EqualValues(t, 42, job.ID)
-			assert.EqualValues(t, 3, calls.Load(), "two attempts cut short, the third whole")
-		})
-	}
-}
-
-// TestReadAlwaysCutShortStopsAtTheBudget checks the end of the retries.
-func TestReadAlwaysCutShortStopsAtTheBudget(t *testing.T) {
-	t.Parallel()
-	srv, calls := hangingServer(t, func(w http.ResponseWriter, _ *http.Request, _ int64, _ <-chan struct{}) {
-		w.Header().Set("X-Request-Id", "req-cut-7")
-		cutShort(w, false)
-	})
-	c := newHangingClient(t, srv, workforce.Timeouts{})
-	_, _, err := c.Jobs.Get(context.Background(), 42)
-	var te *workforce.TransportError
-	require.ErrorAs(t, err, &te)
-	assert.ErrorIs(t, err, io.ErrUnexpectedEOF)
-	assert.Equal(t, http.StatusOK, te.LastStatus, "the status it was answered")
-	assert.Contains(t, err.Error(), "request req-cut-7", "and its request ID")
-	assert.EqualValues(t, 3, calls.Load(), "the first attempt and 2 retries")
-}
-
-// TestWriteCutShortIsNotRetried checks that a create whose answer is cut
-// short is not sent again: it was done.
-func TestWriteCutShortIsNotRetried(t *testing.T) {
-	t.Parallel()
-	srv, calls := hangingServer(t, func(w http.ResponseWriter, r *http.Request, _ int64, _ <-chan struct{}) {
-		bufio.NewReader(r.Body).WriteTo(discard{})
-		cutShort(w, false)
-	})
-	c := newHangingClient(t, srv, workforce.Timeouts{})
-	err := createJob(c)
-	assert.ErrorIs(t, err, workforce.ErrOutcomeUnknown)
-	var te *workforce.TransportError
-	require.ErrorAs(t, err, &te)
-	assert.Equal(t, http.StatusOK, te.LastStatus)
-	assert.EqualValues(t, 1, calls.Load())
-	_, _, err = c.Jobs.Update(context.Background(), 42, &workforce.JobUpdate{State: workforce.JobCancelled})
-	assert.ErrorIs(t, err, workforce.ErrOutcomeUnknown)
-	assert.EqualValues(t, 2, calls.Load(), "an update is not sent again either")
-	assert.False(t, strings.Contains(err.Error(), "tok_hanging"))
 }
 
 type discard struct{}

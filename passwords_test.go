@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"testing"
@@ -113,4 +114,20 @@ func TestEchoedPasswordsAreRedacted(t *testing.T) {
 		assert.NotContains(t, s, password)
 	}
 	assert.Contains(t, err.Error(), "[REDACTED]")
+}
+
+// TestPasswordNamedLikeItsFieldLeavesTheFieldName sends the password
+// "password": the 422's field errors keep the field's name, which a
+// redaction of the password as text would have hidden.
+func TestPasswordNamedLikeItsFieldLeavesTheFieldName(t *testing.T) {
+	t.Parallel()
+	_, c := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(422)
+		io.WriteString(w, `{"error":"invalid","errors":{"password":["is too common"]}}`)
+	})
+	_, _, err := c.Users.Update(context.Background(), 5, &workforce.UserUpdate{Password: "password", PasswordConfirmation: "password"})
+	var apiErr *workforce.APIError
+	require.ErrorAs(t, err, &apiErr)
+	t.Logf("FieldErrors: %v; err: %v", apiErr.FieldErrors, err)
+	require.Contains(t, apiErr.FieldErrors, "password")
 }

@@ -1,0 +1,250 @@
+package workforce
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/workforce-marketplace/workforce-go/internal/auth"
+)
+
+// How the request path turns what went wrong with a call into the error
+// its caller gets: each error names the call, holds no secret, and says
+// whether a write may have been done (docs/OUTCOME.md).
+
+// redirectError describes a 3xx answer to the call cs, naming the host of
+// its Location.
+func (c *Client) redirectError(cs *callState, hr *http.Response) *RedirectError {
+	e := &RedirectError{StatusCode: hr.StatusCode, Method: cs.method, Path: cs.path, RequestID: c.requestID(hr.Header),
+		OutcomeUnknown: cs.outcomeUnknown()} // an attempt may have acted
+	if loc, err := url.Parse(hr.Header.Get("Location")); err == nil && hr.Header.Get("Location") != "" {
+		if hr.Request != nil && hr.Request.URL != nil {
+			loc = hr.Request.URL.ResolveReference(loc)
+		}
+		if loc.Host != "" {
+			e.Location = c.redactor.String(loc.Scheme + "://" + loc.Host)
+		}
+	}
+	return e
+}
+
+// transportError turns an error of the call cs that got no answer into the
+// error the caller gets: a *TransportError naming the call and the
+// context's error when it ended (with the last status seen); why
+// authentication failed; or a *TransportError, its text cleared of
+// secrets.
+func (c *Client) transportError(cs *callState, err error) error {
+	if cs.ctx.Err() != nil { // the caller's deadline or cancel: named with the call
+		return &TransportError{Method: cs.method, Path: cs.path, Err: cs.ctx.Err(), LastStatus: cs.lastStatus,
+			OutcomeUnknown: cs.outcomeUnknown()}
+	}
+	var fetchErr *auth.FetchError
+	if errors.As(err, &fetchErr) {
+		var apiErr *APIError
+		var transportErr *TransportError
+		var redirectErr *RedirectError
+		if errors.As(fetchErr.Err, &apiErr) || errors.As(fetchErr.Err, &transportErr) || errors.As(fetchErr.Err, &redirectErr) {
+			return fetchErr.Err // they name POST /api_v2/authenticate already
+		}
+		return fmt.Errorf("workforce: %s %s: authenticating: %w", cs.method, cs.path, fetchErr.Err)
+	}
+	var urlErr *url.Error
+	if errors.As(err, &urlErr) {
+		err = urlErr.Err
+	}
+	e := &TransportError{Method: cs.method, Path: cs.path, Err: cs.redactor.Error(err), OutcomeUnknown: cs.outcomeUnknown()}
+	var bodyErr *bodyError
+	if errors.As(err, &bodyErr) {
+		e.LastStatus = bodyErr.status // answered, but its body was lost
+	}
+	return e
+}
+
+// decodeError describes an answer to the call cs that could not be
+// decoded. A value quoted in err may be a secret a server echoed: it is
+// hidden whole before the message cuts it short, and the message is
+// redacted again, starts of secrets included. A write answered 2xx was
+// done, so what it made is lost.
+func decodeError(cs *callState, err error) *DecodeError {
+	var ve *valueError
+	if errors.As(err, &ve) {
+		ve.value = cs.redactor.String(ve.value)
+	}
+	return &DecodeError{Method: cs.method, Path: cs.path, Err: cs.redactor.Error(err), OutcomeUnknown: cs.write}
+}
+
+// encodingError returns the *ArgumentError behind a failure to encode the
+// request's query or body, or else an *ArgumentError naming the part (a
+// channel, a function, NaN, a MarshalJSON that fails): nothing is sent.
+func (c *Client) encodingError(part string, err error) error {
+	var argErr *ArgumentError
+	if errors.As(err, &argErr) {
+		return argErr
+	}
+	return &ArgumentError{Name: part, Reason: "cannot be encoded: " + c.redactor.String(err.Error())}
+}
+
+// markStarted records on err, when it matches ErrOutcomeUnknown, when its
+// call began.
+func markStarted(err error, start time.Time) {
+	if at := startedOf(err); at != nil {
+		*at = start
+	}
+}
+
+// callStarted returns when the call that failed with err began, for an
+// err that matches ErrOutcomeUnknown and says so.
+func callStarted(err error) (time.Time, bool) {
+	if at := startedOf(err); at != nil && !at.IsZero() {
+		return *at, true
+	}
+	return time.Time{}, false
+}
+
+// startedOf returns the Started field of err when it matches
+// ErrOutcomeUnknown, else nil.
+func startedOf(err error) *time.Time {
+	if !errors.Is(err, ErrOutcomeUnknown) {
+		return nil
+	}
+	var apiErr *APIError
+	var redirectErr *RedirectError
+	var transportErr *TransportError
+	var decodeErr *DecodeError
+	switch {
+	case errors.As(err, &apiErr):
+		return &apiErr.Started
+	case errors.As(err, &redirectErr):
+		return &redirectErr.Started
+	case errors.As(err, &transportErr):
+		return &transportErr.Started
+	case errors.As(err, &decodeErr):
+		return &decodeErr.Started
+	}
+	return nil
+}
+
+// apiError reads a non-2xx answer to the call cs into an *APIError.
+func (c *Client) apiError(cs *callState, hr *http.Response) *APIError {
+	e := &APIError{StatusCode: hr.StatusCode, Method: cs.method, Path: cs.path, RequestID: c.requestID(hr.Header),
+		OutcomeUnknown: cs.outcomeUnknown()}
+	if wait, ok := c.policy.RetryAfter(hr); ok {
+		e.RetryAfter = wait
+	}
+	// Read more than is kept, so that a secret is redacted whole before the
+	// body is cut and a long JSON body still yields its message. The body
+	// is decoded as it came, and every string read from it redacted after
+	// its escapes are undone: "\u0073k_…" is a secret key too.
+	raw, _ := io.ReadAll(io.LimitReader(hr.Body, 16*maxErrorBody))
+	rd := cs.redactor // with the call's own secrets, if it has any
+	body := []byte(rd.String(string(raw)))
+	e.Body = body[:min(len(body), maxErrorBody)]
+	clean := rd.String
+	var doc struct {
+		Error   json.RawMessage `json:"error"`
+		Message json.RawMessage `json:"message"`
+		Errors  json.RawMessage `json:"errors"`
+	}
+	switch list := stringsOf(raw); {
+	case json.Unmarshal(raw, &doc) == nil:
+		e.Message = clean(firstString(doc.Error, doc.Message))
+		var fields map[string]json.RawMessage
+		if json.Unmarshal(doc.Errors, &fields) == nil {
+			e.FieldErrors = make(map[string][]string, len(fields))
+			for name, raw := range fields {
+				// A field's name is hidden only of keys and tokens: a password
+				// such as "password" must not take the name of its field.
+				e.FieldErrors[c.redactor.String(name)] = cleanAll(clean, stringsOf(raw))
+			}
+		} else {
+			e.Errors = cleanAll(clean, stringsOf(doc.Errors))
+		}
+	case list != nil: // a bare JSON string, or a list of them
+		e.Errors = cleanAll(clean, list)
+	default: // text; an HTML page or a long text says nothing the status does not
+		if text := strings.TrimSpace(string(e.Body)); len(text) <= 200 && !strings.HasPrefix(text, "<") {
+			e.Message = text
+		}
+	}
+	if e.Message == "" && len(e.Errors) > 0 {
+		e.Message = strings.Join(e.Errors, "; ")
+	}
+	if len(e.Message) > maxMessage {
+		e.Message = strings.ToValidUTF8(e.Message[:maxMessage], "") + "…"
+	}
+	return e
+}
+
+// cleanAll applies clean to every string of list, in place.
+func cleanAll(clean func(string) string, list []string) []string {
+	for i, v := range list {
+		list[i] = clean(v)
+	}
+	return list
+}
+
+// firstString returns the first of raws that holds a string (or a list of
+// them, joined).
+func firstString(raws ...json.RawMessage) string {
+	for _, raw := range raws {
+		if s := strings.Join(stringsOf(raw), "; "); s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// stringsOf reads a JSON string, or an array of strings, as a list. Other
+// values inside an array are kept in their JSON form.
+func stringsOf(raw json.RawMessage) []string {
+	var one string
+	if json.Unmarshal(raw, &one) == nil {
+		if one == "" {
+			return nil
+		}
+		return []string{one}
+	}
+	var many []json.RawMessage
+	if json.Unmarshal(raw, &many) != nil {
+		return nil
+	}
+	out := make([]string, 0, len(many))
+	for _, m := range many {
+		if json.Unmarshal(m, &one) != nil {
+			one = string(m)
+		}
+		out = append(out, one)
+	}
+	return out
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// requestID returns the request ID a response carries, if any, with any secret a server echoed
+// in it redacted.
+func (c *Client) requestID(h http.Header) string {
+	return c.redactor.String(rawRequestID(h))
+}
+
+// rawRequestID reads the request ID header as the server sent it.
+func rawRequestID(h http.Header) string {
+	for _, name := range []string{"X-Request-Id", "Request-Id", "X-Correlation-Id"} {
+		if v := h.Get(name); v != "" {
+			return v
+		}
+	}
+	return ""
+}

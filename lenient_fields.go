@@ -1,0 +1,249 @@
+package workforce
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"reflect"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// The lenient decoder's tables of a struct's JSON fields, and the readers
+// of the forms a scalar may take.
+
+// memberName returns a member's name as the JSON text it is written as
+// means it.
+func memberName(name []byte) string {
+	if bytes.IndexByte(name, '\\') < 0 {
+		return string(name)
+	}
+	var s string
+	if json.Unmarshal(append(append([]byte{'"'}, name...), '"'), &s) != nil {
+		return string(name)
+	}
+	return s
+}
+
+// fieldTable maps the JSON names of a struct's fields to the fields.
+type fieldTable struct {
+	exact map[string]jsonField
+	names []string // in field order, for the case-insensitive match
+}
+
+// A jsonField is a struct field as JSON names it: its name and its index.
+type jsonField struct {
+	name  string
+	index []int
+}
+
+// find returns the field of the member name (as written in JSON), or else
+// one whose name differs in case only.
+func (t *fieldTable) find(name []byte) (jsonField, bool) {
+	if f, ok := t.exact[string(name)]; ok {
+		return f, true
+	}
+	key := memberName(name)
+	if f, ok := t.exact[key]; ok { // written with escapes
+		return f, true
+	}
+	for _, n := range t.names {
+		if strings.EqualFold(n, key) {
+			return t.exact[n], true
+		}
+	}
+	return jsonField{}, false
+}
+
+// table returns the field table of the struct type t, built once per
+// decoding.
+func (d *lenient) table(t reflect.Type) *fieldTable {
+	if ft, ok := d.tables[t]; ok {
+		return ft
+	}
+	ft := &fieldTable{exact: map[string]jsonField{}}
+	collectFields(t, nil, ft)
+	d.tables[t] = ft
+	return ft
+}
+
+// collectFields adds the fields of t, whose index in the outer struct is
+// index, to ft as encoding/json names them: the tag's name, else the Go
+// name; "-" and unexported fields skipped; the fields of an untagged
+// embedded struct promoted, after (so behind) the outer ones.
+func collectFields(t reflect.Type, index []int, ft *fieldTable) {
+	var embedded []reflect.StructField
+	for i := range t.NumField() {
+		f := t.Field(i)
+		tag := f.Tag.Get("json")
+		if tag == "-" {
+			continue
+		}
+		name, _, _ := strings.Cut(tag, ",")
+		if f.Anonymous && name == "" && f.Type.Kind() == reflect.Struct {
+			embedded = append(embedded, f)
+			continue
+		}
+		if !f.IsExported() {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		if _, taken := ft.exact[name]; !taken {
+			ft.exact[name] = jsonField{name: name, index: append(append([]int(nil), index...), i)}
+			ft.names = append(ft.names, name)
+		}
+	}
+	for _, f := range embedded {
+		collectFields(f.Type, append(append([]int(nil), index...), f.Index...), ft)
+	}
+}
+
+// want names what values of t are, for a Warning.
+func want(t reflect.Type) string {
+	switch t {
+	case reflect.TypeFor[Decimal]():
+		return "decimal"
+	case reflect.TypeFor[Time]():
+		return "timestamp"
+	case reflect.TypeFor[Date]():
+		return "date"
+	case reflect.TypeFor[IDs]():
+		return "list of IDs"
+	case reflect.TypeFor[Skills]():
+		return "text or list of texts"
+	}
+	switch t.Kind() {
+	case reflect.Bool:
+		return "boolean"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return "integer"
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "integer of at least 0"
+	case reflect.Float32, reflect.Float64:
+		return "number"
+	case reflect.String:
+		return "text"
+	case reflect.Struct, reflect.Map:
+		return "object"
+	case reflect.Slice, reflect.Array:
+		return "list"
+	case reflect.Pointer:
+		return want(t.Elem())
+	}
+	return t.String()
+}
+
+// isBlank tells whether data is a JSON string of spaces only, such as "".
+func isBlank(data []byte) bool {
+	if len(data) < 2 || data[0] != '"' {
+		return false
+	}
+	return len(bytes.TrimSpace(data[1:len(data)-1])) == 0
+}
+
+// text returns the content of the JSON string data, and whether it is one.
+func text(data []byte) (string, bool) {
+	if len(data) < 2 || data[0] != '"' {
+		return "", false
+	}
+	if inner := data[1 : len(data)-1]; bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
+		return string(inner), true
+	}
+	var s string
+	err := json.Unmarshal(data, &s) // escapes, and invalid UTF-8 replaced as encoding/json does
+	return s, err == nil
+}
+
+// parseBool reads a boolean: true or false; the numbers 1 and 0; the
+// strings "true", "t", "yes", "y", "on", "1" and "false", "f", "no", "n",
+// "off", "0" in any case; null and "" are false.
+func parseBool(data []byte) (bool, bool) {
+	switch string(data) {
+	case "true":
+		return true, true
+	case "false", "null":
+		return false, true
+	}
+	s, ok := text(data)
+	if !ok {
+		switch f, err := strconv.ParseFloat(string(data), 64); {
+		case err == nil && f == 1:
+			return true, true
+		case err == nil && f == 0:
+			return false, true
+		}
+		return false, false
+	}
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "true", "t", "yes", "y", "on", "1":
+		return true, true
+	case "false", "f", "no", "n", "off", "0", "":
+		return false, true
+	}
+	return false, false
+}
+
+// parseInt reads a whole number of bits bits: a JSON number, or a string
+// holding one, with a zero fraction or an exponent if it is whole (12.0,
+// 1e3); null and "" are 0.
+func parseInt(data []byte, bits int) (int64, bool) {
+	s := string(data)
+	if t, ok := text(data); ok {
+		s = strings.TrimSpace(t)
+	}
+	switch s {
+	case "null":
+		if data[0] == '"' {
+			return 0, false
+		}
+		return 0, true
+	case "":
+		return 0, true
+	}
+	if n, err := strconv.ParseInt(s, 10, bits); err == nil {
+		return n, true
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	limit := math.Ldexp(1, bits-1)
+	if err != nil || f != math.Trunc(f) || f < -limit || f >= limit || strings.ContainsAny(s, "xXnN_") {
+		return 0, false
+	}
+	return int64(f), true
+}
+
+// parseFloat reads a number: a JSON number, or a string holding a finite
+// one; null and "" are 0.
+func parseFloat(data []byte) (float64, bool) {
+	s := string(data)
+	if t, ok := text(data); ok {
+		s = strings.TrimSpace(t)
+	} else if s == "null" {
+		return 0, true
+	}
+	if s == "" {
+		return 0, true
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) || strings.ContainsAny(s, "xXnN_") {
+		return 0, false
+	}
+	return f, true
+}
+
+// parseString reads text: a JSON string, or a number or boolean as
+// written; null is "".
+func parseString(data []byte) (string, bool) {
+	if s, ok := text(data); ok {
+		return s, true
+	}
+	switch c := data[0]; {
+	case string(data) == "null":
+		return "", true
+	case c == 't' || c == 'f' || c == '-' || ('0' <= c && c <= '9'):
+		return string(data), true
+	}
+	return "", false
+}

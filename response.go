@@ -1,0 +1,52 @@
+package workforce
+
+import "net/http"
+
+// Response is the HTTP response of a call, its body already read and closed.
+type Response struct {
+	*http.Response
+
+	// RequestID is the server's ID for the request, if it sent one.
+	RequestID string
+
+	// NextPage is the number of the page after the one a list answered, or 0
+	// when that page was the last: it held fewer records than the page size,
+	// or none. When the list left Per at 0 the page size is the server's,
+	// which the client cannot know, so only an empty page is known to be the
+	// last.
+	NextPage int
+
+	// Warnings lists the values of the answer that fit no form of their
+	// field: each field was left at its zero value, and its record kept
+	// with the value in its Raw. Empty when every value fit.
+	Warnings []Warning
+}
+
+// newResponse wraps hr. Its Request is replaced by a copy that cannot give
+// back what was sent: no body, no GetBody (a POST /authenticate body holds
+// the keys) and no token in its URL.
+func newResponse(hr *http.Response, requestID string) *Response {
+	if req := hr.Request; req != nil {
+		clean := req.WithContext(req.Context())
+		clean.Body, clean.GetBody = http.NoBody, nil
+		if clean.URL != nil && clean.URL.Query().Has("token") {
+			u := *clean.URL
+			q := u.Query()
+			q.Del("token")
+			u.RawQuery = q.Encode()
+			clean.URL = &u
+		}
+		hr.Request = clean
+	}
+	return &Response{Response: hr, RequestID: requestID}
+}
+
+// setNextPage fills in NextPage for a page of n records fetched with o.
+// When o.Per is 0 the page size is the server's, unknown, so any non-empty
+// page may have a successor.
+func (r *Response) setNextPage(o ListOptions, n int) {
+	if r == nil || n == 0 || (o.Per > 0 && n < min(o.Per, MaxPerPage)) {
+		return
+	}
+	r.NextPage = max(o.Page, 1) + 1
+}
