@@ -3,11 +3,52 @@ package workforcetest
 import (
 	"crypto/subtle"
 	"net/http"
+	"sync"
 	"time"
 )
 
+// pool is the access level a key pair, a token or a record belongs to.
+type pool int
+
+// The two access levels of CONTRACT §7.
+const (
+	poolPrivate pool = iota + 1
+	poolPublic
+)
+
+// key answers the pool's name, as the indexes file records by it.
+func (p pool) key() string {
+	switch p {
+	case poolPrivate:
+		return "private"
+	case poolPublic:
+		return "public"
+	}
+	return ""
+}
+
+// title answers the pool's name in a sentence: "Private" or "Public".
+func (p pool) title() string {
+	if p == poolPublic {
+		return "Public"
+	}
+	return "Private"
+}
+
 // tokenLifetime is how long a token lives on the fake clock.
 const tokenLifetime = 24 * time.Hour
+
+// tokens are the tokens a server issued, each with its pool and its expiry on the fake clock.
+type tokens struct {
+	mu     sync.Mutex
+	issued map[string]authToken
+}
+
+// authToken is an issued token.
+type authToken struct {
+	pool      pool
+	expiresAt time.Time
+}
 
 // authenticate serves POST /api_v2/authenticate: api_key and secret_key from a JSON body, a
 // form body or the query string. 422 if either is missing, 401 if the pair is not known.
@@ -26,7 +67,7 @@ func (s *Server) authenticate(c *call) (any, error) {
 	}
 	for p, pair := range s.keys {
 		if equal(apiKey, pair.APIKey) && equal(secretKey, pair.SecretKey) {
-			token, expiresAt := s.st.issueToken(p)
+			token, expiresAt := s.tokens.issue(p, s.clock.now())
 			return map[string]string{"token": token, "expires_at": utcTime(expiresAt)}, nil
 		}
 	}
@@ -36,45 +77,58 @@ func (s *Server) authenticate(c *call) (any, error) {
 // equal compares two secrets in constant time.
 func equal(a, b string) bool { return subtle.ConstantTimeCompare([]byte(a), []byte(b)) == 1 }
 
-// issueToken makes a token of pool p that lives tokenLifetime, and forgets expired ones.
-func (st *store) issueToken(p pool) (string, time.Time) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	now := st.clock.now()
-	for token, t := range st.tokens {
+// issue makes a token of pool p that lives tokenLifetime from now, and forgets expired ones.
+func (ts *tokens) issue(p pool, now time.Time) (string, time.Time) {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	if ts.issued == nil {
+		ts.issued = map[string]authToken{}
+	}
+	for token, t := range ts.issued {
 		if !now.Before(t.expiresAt) {
-			delete(st.tokens, token)
+			delete(ts.issued, token)
 		}
 	}
 	token := randomHex(24)
 	expiresAt := now.Add(tokenLifetime).Truncate(time.Second)
-	st.tokens[token] = authToken{pool: p, expiresAt: expiresAt}
+	ts.issued[token] = authToken{pool: p, expiresAt: expiresAt}
 	return token, expiresAt
+}
+
+// check answers the pool of the request's token (query, JSON body or form body), or a 401 for a
+// missing, unknown or expired one.
+func (ts *tokens) check(p params, now time.Time) (pool, error) {
+	token, ok := p.str("token")
+	if !ok {
+		return 0, errorf(http.StatusUnauthorized, "token is missing")
+	}
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	t, ok := ts.issued[token]
+	if !ok || !now.Before(t.expiresAt) {
+		return 0, errorf(http.StatusUnauthorized, "token is invalid or expired")
+	}
+	return t.pool, nil
+}
+
+// all answers every token issued.
+func (ts *tokens) all() []string {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	out := make([]string, 0, len(ts.issued))
+	for token := range ts.issued {
+		out = append(out, token)
+	}
+	return out
 }
 
 // ExpireTokens makes every token issued so far expired, as if its 24 hours had passed, without
 // moving the clock: the API answers 401 to them, and clients fetch new ones. (Advancing the clock
 // expires them too, but also moves every time the fake tells.)
 func (s *Server) ExpireTokens() {
-	s.st.mu.Lock()
-	defer s.st.mu.Unlock()
-	clear(s.st.tokens)
-}
-
-// checkToken answers the pool of the request's token (query, JSON body or form body), or a 401
-// for a missing, unknown or expired one.
-func (st *store) checkToken(p params) (pool, error) {
-	token, ok := p.str("token")
-	if !ok {
-		return 0, errorf(http.StatusUnauthorized, "token is missing")
-	}
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	t, ok := st.tokens[token]
-	if !ok || !st.clock.now().Before(t.expiresAt) {
-		return 0, errorf(http.StatusUnauthorized, "token is invalid or expired")
-	}
-	return t.pool, nil
+	s.tokens.mu.Lock()
+	defer s.tokens.mu.Unlock()
+	clear(s.tokens.issued)
 }
 
 // info serves GET /api_v2/info, which needs no token.

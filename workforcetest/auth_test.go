@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -120,7 +122,7 @@ func TestExpireTokens(t *testing.T) {
 	assert.Equal(t, http.StatusOK, status, "a new token works")
 }
 
-func TestInfo(t *testing.T) {
+func TestInfoNeedsNoTokenAndTellsTheUTCTime(t *testing.T) {
 	t.Parallel()
 	f := newFake(t, workforcetest.WithClock(time.Date(2026, 1, 2, 3, 4, 5, 0, time.FixedZone("", 3600))))
 	status, body := f.get("/api_v2/info", "")
@@ -131,4 +133,26 @@ func TestInfo(t *testing.T) {
 
 	status, _ = f.json(http.MethodPost, "/api_v2/info", nil, nil)
 	assert.Equal(t, http.StatusMethodNotAllowed, status)
+}
+
+// TestEveryAPIRouteButAuthenticateAndInfoNeedsAToken sends every route of the route table,
+// without a token and with one the fake never issued: each answers 401 and changes nothing.
+func TestEveryAPIRouteButAuthenticateAndInfoNeedsAToken(t *testing.T) {
+	t.Parallel()
+	f := newFake(t)
+	seed := f.Seed()
+	for _, pattern := range f.RoutePatterns() {
+		method, path, _ := strings.Cut(pattern, " ")
+		if !strings.HasPrefix(path, "/api_v2/") || path == "/api_v2/authenticate" || path == "/api_v2/info" {
+			continue
+		}
+		path = strings.ReplaceAll(path, "{id}", strconv.FormatInt(seed.BadgeID, 10))
+		for _, token := range []string{"", "not-a-token"} {
+			status, body := f.json(method, path, with(token), nil)
+			assert.Equal(t, http.StatusUnauthorized, status, "%s %s %q", method, path, token)
+			assert.NotEmpty(t, body["error"])
+		}
+	}
+	status, _ := f.get(idPath("badges", seed.BadgeID), f.private)
+	assert.Equal(t, http.StatusOK, status, "nothing was deleted")
 }

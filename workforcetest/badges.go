@@ -1,8 +1,6 @@
 package workforcetest
 
 import (
-	"fmt"
-	"net/http"
 	"slices"
 	"strings"
 )
@@ -20,26 +18,13 @@ type badge struct {
 // badges serves the Badges from the store.
 func (s *Server) badges() resource[badge, badgeJSON] {
 	return resource[badge, badgeJSON]{
-		st: s.st, one: "badge", many: "badges", rows: &s.st.badges,
-		meta: func(b *badge) *stored { return &b.stored }, render: renderBadge,
-		read: readBadge, filter: badgeFilter, publicWrites: true,
-	}
-}
-
-// badgeRoutes are the Badge endpoints.
-func (s *Server) badgeRoutes() []route {
-	r := s.badges()
-	return []route{
-		{http.MethodGet, "/api_v2/badges", false, r.list},
-		{http.MethodPost, "/api_v2/badges", false, r.create},
-		{http.MethodGet, "/api_v2/badges/{id}", false, r.get},
-		{http.MethodPatch, "/api_v2/badges/{id}", false, r.update},
-		{http.MethodDelete, "/api_v2/badges/{id}", false, s.deleteBadge},
+		st: s.st, one: "badge", many: "badges", table: &s.st.badges,
+		render: plain(renderBadge), read: readBadge, filters: badgeFilters, publicWrites: true,
 	}
 }
 
 // readBadge reads badge[…] into b: name and description are required.
-func readBadge(f fields, b *badge, _ int64) {
+func readBadge(_ *tx, f fields, b *badge, _ int64) {
 	f.text(&b.name, "name", 1, 255)
 	f.text(&b.description, "description", 1, 0)
 	f.notBlank(map[string]string{"name": b.name, "description": b.description})
@@ -48,74 +33,53 @@ func readBadge(f fields, b *badge, _ int64) {
 	f.boolean(&b.isSoft, "is_soft")
 }
 
-// badgeFilter reads GET /badges' query: the Badges whose name contains it, case-insensitively.
-func badgeFilter(p params, _ fieldErrors) func(*badge) bool {
-	q, _ := p.str("query")
-	q = strings.ToLower(strings.TrimSpace(q))
-	return func(b *badge) bool { return strings.Contains(strings.ToLower(b.name), q) }
+// badgeFilters are the filters of GET /badges: query, the Badges whose name contains it,
+// case-insensitively.
+var badgeFilters = []filter[badge]{
+	byTest("query", func(text string, _ fieldErrors) func(*badge) bool {
+		q := strings.ToLower(strings.TrimSpace(text))
+		return func(b *badge) bool { return strings.Contains(strings.ToLower(b.name), q) }
+	}),
 }
 
 // deleteBadge serves DELETE /api_v2/badges/:id, answering the deleted Badge. A Badge that a Job
 // Request requires is a 422; the Workers holding it lose it.
 func (s *Server) deleteBadge(c *call) (any, error) {
 	r := s.badges()
-	return r.answer(func() (*badge, error) {
-		b, err := r.find(c)
+	var out badgeJSON
+	err := s.st.write(func(tx *tx) error {
+		b, err := r.find(tx.view, c)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		for _, jr := range s.st.jobRequests.desc() {
-			if jr.requires(b.id) {
-				return nil, invalid("badge", "is required by job request "+itoa(jr.id))
-			}
+		requiring := scan(tx.view, &tx.st.jobRequests, func(jr *jobRequest) bool { return jr.requires(b.id) }, 1)
+		if len(requiring) > 0 {
+			return invalid("badge", "is required by job request "+itoa(requiring[0].id))
 		}
-		s.st.badges.remove(b.id)
-		for _, u := range s.st.users.rows {
+		remove(tx, &tx.st.badges, b.id)
+		for _, holder := range scan(tx.view, &tx.st.users, func(u *user) bool { return u.holds(b.id) }, 0) {
+			u, _ := tx.editUser(holder.id)
 			u.badges = slices.DeleteFunc(u.badges, func(h userBadge) bool { return h.badgeID == b.id })
 		}
-		return b, nil
+		out = renderBadge(b)
+		return nil
 	})
+	return wrap("badge", out, err)
 }
 
-// missingBadges names the Badges jr requires that worker does not hold ("" when none). The
-// caller holds st.mu.
-func (st *store) missingBadges(jr *jobRequest, worker *user) string {
+// missingBadges names the Badges jr requires that worker does not hold ("" when none).
+func missingBadges(v view, jr *jobRequest, worker *user) string {
 	var missing []string
 	for _, r := range jr.badges {
 		if id := r.badgeID; !worker.holds(id) {
 			name := ""
-			if b := st.badges.rows[id]; b != nil {
+			if b, ok := v.badge(id); ok {
 				name = " (" + b.name + ")"
 			}
 			missing = append(missing, itoa(id)+name)
 		}
 	}
 	return strings.Join(missing, ", ")
-}
-
-// GrantBadge gives the Worker workerID the Badge badgeID, as the back office does (the API does
-// it with user_badges_attributes). It shows in the Worker's user_badges. Granting a Badge held already changes
-// nothing.
-func (s *Server) GrantBadge(workerID, badgeID int64) error {
-	err := s.st.run(func() error {
-		w, msg := s.st.userOfKind(workerID, kindWorker)
-		if msg != "" {
-			return errorf(http.StatusNotFound, "worker %d %s", workerID, msg)
-		}
-		if s.st.badges.rows[badgeID] == nil {
-			return errorf(http.StatusNotFound, "badge %d does not exist", badgeID)
-		}
-		if !w.holds(badgeID) {
-			now := s.st.now()
-			w.badges = append(w.badges, userBadge{id: next(&s.st.lastUserBadge), badgeID: badgeID, createdAt: now, updatedAt: now})
-			w.updatedAt = now
-		}
-		return nil
-	})
-	if err != nil {
-		return fmt.Errorf("workforcetest: grant badge: %w", err)
-	}
-	return nil
 }
 
 // badgeJSON is a Badge as the API writes it.
@@ -134,28 +98,4 @@ type badgeJSON struct {
 func renderBadge(b *badge) badgeJSON {
 	return badgeJSON{ID: b.id, Name: b.name, Description: b.description, IconURL: optString(b.iconURL),
 		InfoURL: optString(b.infoURL), IsSoft: b.isSoft, CreatedAt: localTime(b.createdAt), UpdatedAt: localTime(b.updatedAt)}
-}
-
-// userBadgeJSON is one entry of a User's user_badges (CONTRACT §10).
-type userBadgeJSON struct {
-	ID        int64   `json:"id"`
-	UserID    int64   `json:"user_id"`
-	BadgeID   int64   `json:"badge_id"`
-	ExpiresAt *string `json:"expires_at"`
-	CreatedAt string  `json:"created_at"`
-	Suspended bool    `json:"suspended"`
-	Category  *string `json:"category"`
-	UpdatedAt string  `json:"updated_at"`
-}
-
-// renderUserBadges writes the Badges u holds. The caller holds st.mu.
-func (st *store) renderUserBadges(u *user) []userBadgeJSON {
-	out := make([]userBadgeJSON, 0, len(u.badges))
-	for _, h := range u.badges {
-		if st.badges.rows[h.badgeID] != nil {
-			out = append(out, userBadgeJSON{ID: h.id, UserID: u.id, BadgeID: h.badgeID,
-				CreatedAt: localTime(h.createdAt), UpdatedAt: localTime(h.updatedAt)})
-		}
-	}
-	return out
 }

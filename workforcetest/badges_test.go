@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func TestBadges(t *testing.T) {
+func TestBadgesAreWrittenReadFilteredAndDeleted(t *testing.T) {
 	t.Parallel()
 	f := newFake(t)
 	seed := f.Seed()
@@ -59,103 +59,5 @@ func TestBadges(t *testing.T) {
 	for _, method := range []string{http.MethodGet, http.MethodPatch, http.MethodDelete} {
 		status, _ = f.json(method, idPath("badges", id), with(f.private), obj{"badge": obj{"name": "x"}})
 		assert.Equal(t, http.StatusNotFound, status, method)
-	}
-}
-
-func TestMultiDayJobRequests(t *testing.T) {
-	t.Parallel()
-	f := newFake(t)
-	seed := f.Seed()
-	status, body := f.get(idPath("multi_day_job_requests", seed.MultiDayJobRequestID), f.private)
-	require.Equal(t, http.StatusOK, status, body)
-	m := body["multi_day_job_request"].(obj)
-	assert.Equal(t, sorted("id", "repeat_type", "same_workers", "repeat_number", "job_request_ids", "created_at", "updated_at"), keys(m))
-	assert.Equal(t, "daily", m["repeat_type"])
-	assert.Equal(t, true, m["same_workers"])
-	assert.EqualValues(t, 2, m["repeat_number"])
-	assert.Equal(t, []any{float64(seed.MultiDayDayIDs[0]), float64(seed.MultiDayDayIDs[1])}, m["job_request_ids"], "oldest first")
-
-	status, body = f.json(http.MethodPost, "/api_v2/multi_day_job_requests", with(f.private),
-		obj{"multi_day_job_request": obj{"repeat_type": "weekly"}})
-	require.Equal(t, http.StatusOK, status, body)
-	created := body["multi_day_job_request"].(obj)
-	id := idOf(created)
-	assert.Equal(t, false, created["same_workers"])
-	assert.Nil(t, created["repeat_number"])
-	assert.Equal(t, []any{}, created["job_request_ids"])
-	day := idOf(f.createJobRequest(obj{"multi_day": true, "multi_day_job_request_id": id}))
-	f.createJobRequest(obj{"multi_day": false, "multi_day_job_request_id": id}) // not a day: multi_day is false
-	f.Advance(time.Minute)
-	status, body = f.json(http.MethodPatch, idPath("multi_day_job_requests", id), with(f.private),
-		obj{"multi_day_job_request": obj{"repeat_number": 3, "same_workers": "true"}})
-	require.Equal(t, http.StatusOK, status, body)
-	updated := body["multi_day_job_request"].(obj)
-	assert.EqualValues(t, 3, updated["repeat_number"])
-	assert.Equal(t, true, updated["same_workers"])
-	assert.Equal(t, []any{float64(day)}, updated["job_request_ids"])
-	assert.NotEqual(t, created["updated_at"], updated["updated_at"])
-
-	status, body = f.get("/api_v2/multi_day_job_requests", f.private)
-	require.Equal(t, http.StatusOK, status)
-	assert.Equal(t, []int64{id, seed.MultiDayJobRequestID}, listIDs(t, body, "multi_day_job_requests"))
-	status, body = f.get(idPath("multi_day_job_requests", seed.MultiDayJobRequestID), f.public)
-	require.Equal(t, http.StatusOK, status, "the Public Pool reads them")
-	assert.Equal(t, []any{}, body["multi_day_job_request"].(obj)["job_request_ids"], "without days it cannot see")
-
-	f.requireInvalid(map[string]invalidCase{
-		"no repeat_type":    {http.MethodPost, "/api_v2/multi_day_job_requests", obj{"multi_day_job_request": obj{"same_workers": true}}, "repeat_type"},
-		"repeat_type":       {http.MethodPost, "/api_v2/multi_day_job_requests", obj{"multi_day_job_request": obj{"repeat_type": "monthly"}}, "repeat_type"},
-		"repeat_number":     {http.MethodPatch, idPath("multi_day_job_requests", id), obj{"multi_day_job_request": obj{"repeat_number": 0}}, "repeat_number"},
-		"nothing to update": {http.MethodPatch, idPath("multi_day_job_requests", id), obj{"repeat_number": 2}, "multi_day_job_request"},
-	})
-	for _, method := range []string{http.MethodGet, http.MethodPatch} {
-		status, _ = f.json(method, idPath("multi_day_job_requests", 999999), with(f.private), obj{"multi_day_job_request": obj{"repeat_number": 2}})
-		assert.Equal(t, http.StatusNotFound, status, method)
-	}
-}
-
-// TestResourceListPaging checks the paging of the lists of Customers, Badges, Job Requests and
-// Multi-day Job Requests: 25 by default, at most 50, newest first, an empty page past the end.
-func TestResourceListPaging(t *testing.T) {
-	t.Parallel()
-	for _, tc := range []struct {
-		plural string
-		create func(f *fake, i int) obj
-	}{
-		{"customers", func(f *fake, i int) obj {
-			return obj{"customer": obj{"name": "Customer " + itoa(int64(i))}}
-		}},
-		{"badges", func(f *fake, i int) obj {
-			return obj{"badge": obj{"name": "Badge " + itoa(int64(i)), "description": "d"}}
-		}},
-		{"job_requests", func(f *fake, i int) obj { return obj{"job_request": jobRequestBody(nil)} }},
-		{"multi_day_job_requests", func(f *fake, i int) obj {
-			return obj{"multi_day_job_request": obj{"repeat_type": "daily"}}
-		}},
-	} {
-		t.Run(tc.plural, func(t *testing.T) {
-			t.Parallel()
-			f := newFake(t)
-			for i := range 60 {
-				status, body := f.json(http.MethodPost, "/api_v2/"+tc.plural, with(f.private), tc.create(f, i))
-				require.Equal(t, http.StatusOK, status, body)
-			}
-			_, body := f.get("/api_v2/"+tc.plural, f.private, "per", "1000")
-			all := listIDs(t, body, tc.plural)
-			require.Len(t, all, 50, "at most 50 whatever per says")
-			for i := 1; i < len(all); i++ {
-				require.Greater(t, all[i-1], all[i], "newest first")
-			}
-			_, body = f.get("/api_v2/"+tc.plural, f.private)
-			assert.Equal(t, all[:25], listIDs(t, body, tc.plural), "25 by default")
-			_, body = f.get("/api_v2/"+tc.plural, f.private, "page", "2", "per", "10")
-			assert.Equal(t, all[10:20], listIDs(t, body, tc.plural))
-			status, body := f.get("/api_v2/"+tc.plural, f.private, "page", "99")
-			require.Equal(t, http.StatusOK, status)
-			assert.Equal(t, []any{}, body[tc.plural], "a page past the end is empty")
-			status, body = f.get("/api_v2/"+tc.plural, f.private, "per", "0")
-			require.Equal(t, http.StatusUnprocessableEntity, status)
-			assert.Contains(t, fieldErrors(t, body), "per")
-		})
 	}
 }

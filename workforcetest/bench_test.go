@@ -7,64 +7,144 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	workforce "github.com/workforce-marketplace/workforce-go"
 	"github.com/workforce-marketplace/workforce-go/workforcetest"
 )
 
-// benchPages is how many pages of 50 Jobs the list benchmarks cycle through.
+// The list benchmarks compare the fake with a static server that answers the same bytes for the
+// same URLs (the fastest server there can be), at 1,000 and 100,000 Jobs and 1, 8 and 32
+// concurrent callers. They send their requests in rounds of 100 to each server in turn, so that
+// both see the same load of the machine, and report each one's requests per second and their
+// ratio (fake/static). Run them with
+//
+//	go test -run '^$' -bench 'ListJobs' -benchtime 2000x ./workforcetest/
+//
+// The fake's target is a ratio of 0.6 or more at 100,000 Jobs.
+
+// benchPages is how many requests a workload cycles through.
 const benchPages = 20
 
-// BenchmarkListJobs measures list requests per second, GET /api_v2/jobs?per=50&page=k with a
-// valid token for k in 1..20, at 1, 8 and 32 concurrent callers, against the fake holding 1,000
-// and 100,000 Jobs, and against a static server answering the same bytes. Run it with
-//
-//	go test -run '^$' -bench ListJobs -benchtime 3s ./workforcetest/
-//
-// and compare the req/s of fake and static at each row.
+// BenchmarkListJobs lists the first 20 pages of 50 Jobs, unfiltered.
 func BenchmarkListJobs(b *testing.B) {
+	benchWorkload(b, func(b *testing.B, srv *workforcetest.Server, token string, first, last int64) []string {
+		urls := make([]string, benchPages)
+		for k := range urls {
+			urls[k] = fmt.Sprintf("/api_v2/jobs?per=50&page=%d&token=%s", k+1, token)
+		}
+		return urls
+	})
+}
+
+// BenchmarkListJobsLastPagesFiltered lists the last 20 pages of state=approved (six Jobs in
+// ten): the pages a filter that walks from the newest Job reaches last.
+func BenchmarkListJobsLastPagesFiltered(b *testing.B) {
+	benchWorkload(b, func(b *testing.B, srv *workforcetest.Server, token string, first, last int64) []string {
+		page := func(k int) string {
+			return fmt.Sprintf("/api_v2/jobs?state=approved&per=50&page=%d&token=%s", k, token)
+		}
+		lastPage := benchLastPage(b, srv, page)
+		urls := make([]string, 0, benchPages)
+		for k := max(1, lastPage-benchPages+1); k <= lastPage; k++ {
+			urls = append(urls, page(k))
+		}
+		return urls
+	})
+}
+
+// BenchmarkListJobsWithGets is a list load with one GET /jobs/:id in ten: 18 pages and 2 Jobs.
+func BenchmarkListJobsWithGets(b *testing.B) {
+	benchWorkload(b, func(b *testing.B, srv *workforcetest.Server, token string, first, last int64) []string {
+		urls := make([]string, benchPages)
+		for k := range urls {
+			urls[k] = fmt.Sprintf("/api_v2/jobs?per=50&page=%d&token=%s", k+1, token)
+			if k%10 == 9 {
+				urls[k] = fmt.Sprintf("/api_v2/jobs/%d?token=%s", first+int64(k)*37%(last-first), token)
+			}
+		}
+		return urls
+	})
+}
+
+// BenchmarkListJobsUpdatedWindows lists windows of updated_at that hold about a page of Jobs
+// each, as a sync's slices do.
+func BenchmarkListJobsUpdatedWindows(b *testing.B) {
+	benchWorkload(b, func(b *testing.B, srv *workforcetest.Server, token string, first, last int64) []string {
+		urls := make([]string, benchPages)
+		now := srv.Now()
+		width := 90 * 24 * time.Hour * 50 / time.Duration(last-first+1) // SeedJobs spreads them over 90 days
+		for k := range urls {
+			after := now.Add(-89*24*time.Hour + time.Duration(k)*89*24*time.Hour/benchPages)
+			urls[k] = fmt.Sprintf("/api_v2/jobs?per=50&updated_after=%s&updated_before=%s&token=%s",
+				after.Format(time.RFC3339), after.Add(width).Format(time.RFC3339), token)
+		}
+		return urls
+	})
+}
+
+// benchWorkload runs the workload that urls builds (paths under the fake, each answering 200)
+// against the fake at 1,000 and 100,000 Jobs and against a static server answering what the
+// fake answered.
+func benchWorkload(b *testing.B, urls func(b *testing.B, srv *workforcetest.Server, token string, first, last int64) []string) {
 	for _, size := range []int{1000, 100000} {
 		srv := workforcetest.NewServer(b)
-		srv.SeedJobs(size - 1) // with the seeded Job, size in all
+		first, last := srv.SeedJobs(size - 1) // with the seeded Job, size in all
 		token := benchToken(b, srv)
-		urls := make([]string, benchPages)
-		bodies := make(map[string][]byte, benchPages)
-		for k := range urls {
-			q := fmt.Sprintf("?per=50&page=%d&token=%s", k+1, token)
-			urls[k] = srv.URL + "/api_v2/jobs" + q
-			bodies[fmt.Sprint(k+1)] = benchGet(b, urls[k])
+		paths := urls(b, srv, token, first, last)
+		bodies := make(map[string][]byte, len(paths))
+		fake := make([]string, len(paths))
+		for k, p := range paths {
+			fake[k] = srv.URL + p
+			bodies[p] = benchGet(b, fake[k])
 		}
 		static := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", "application/json; charset=utf-8")
-			_, _ = w.Write(bodies[r.URL.Query().Get("page")])
+			_, _ = w.Write(bodies[r.URL.RequestURI()])
 		}))
-		staticURLs := make([]string, benchPages)
-		for k := range staticURLs {
-			staticURLs[k] = static.URL + "/api_v2/jobs" + strings.TrimPrefix(urls[k], srv.URL+"/api_v2/jobs")
+		staticURLs := make([]string, len(paths))
+		for k, p := range paths {
+			staticURLs[k] = static.URL + p
 		}
 		for _, callers := range []int{1, 8, 32} {
-			b.Run(fmt.Sprintf("jobs=%d/callers=%d/fake", size, callers), func(b *testing.B) { hammer(b, urls, callers) })
-			b.Run(fmt.Sprintf("jobs=%d/callers=%d/static", size, callers), func(b *testing.B) { hammer(b, staticURLs, callers) })
+			b.Run(fmt.Sprintf("jobs=%d/callers=%d", size, callers), func(b *testing.B) { compare(b, fake, staticURLs, callers) })
 		}
 		static.Close()
 		srv.Close()
 	}
 }
 
-// hammer sends b.N GETs, spread over urls, from callers goroutines, and reports requests per
-// second.
-func hammer(b *testing.B, urls []string, callers int) {
-	tr := &http.Transport{MaxIdleConnsPerHost: callers}
-	defer tr.CloseIdleConnections()
-	client := &http.Client{Transport: tr}
+// compare sends b.N GETs to each of fake and static (spread over their URLs) from callers
+// goroutines, in rounds of 100 to one then the other, and reports the requests per second of each
+// and their ratio.
+func compare(b *testing.B, fake, static []string, callers int) {
+	clients := [2]*http.Client{}
+	for i := range clients {
+		tr := &http.Transport{MaxIdleConnsPerHost: callers}
+		defer tr.CloseIdleConnections()
+		clients[i] = &http.Client{Transport: tr}
+	}
+	var took [2]time.Duration
+	b.ResetTimer()
+	for done := 0; done < b.N; done += 100 {
+		n := min(100, b.N-done)
+		for i, urls := range [2][]string{fake, static} {
+			took[i] += burst(b, clients[i], urls, done, n, callers)
+		}
+	}
+	b.ReportMetric(float64(b.N)/took[0].Seconds(), "fake-req/s")
+	b.ReportMetric(float64(b.N)/took[1].Seconds(), "static-req/s")
+	b.ReportMetric(took[1].Seconds()/took[0].Seconds(), "ratio")
+}
+
+// burst sends n GETs of urls, from the one after the first-th on, from callers goroutines, and
+// answers how long they took.
+func burst(b *testing.B, client *http.Client, urls []string, first, n, callers int) time.Duration {
 	var sent atomic.Int64
 	var wg sync.WaitGroup
-	b.ReportAllocs()
-	b.ResetTimer()
 	start := time.Now()
 	for range callers {
 		wg.Add(1)
@@ -72,10 +152,10 @@ func hammer(b *testing.B, urls []string, callers int) {
 			defer wg.Done()
 			for {
 				i := sent.Add(1)
-				if i > int64(b.N) {
+				if i > int64(n) {
 					return
 				}
-				resp, err := client.Get(urls[int(i)%len(urls)])
+				resp, err := client.Get(urls[(first+int(i))%len(urls)])
 				if err != nil {
 					b.Error(err)
 					return
@@ -90,7 +170,7 @@ func hammer(b *testing.B, urls []string, callers int) {
 		}()
 	}
 	wg.Wait()
-	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "req/s")
+	return time.Since(start)
 }
 
 // benchToken answers a Private Pool token of srv.
@@ -108,7 +188,7 @@ func benchToken(b *testing.B, srv *workforcetest.Server) string {
 	return out.Token
 }
 
-// benchGet answers the body of a GET of url, which must answer 200 with 50 Jobs.
+// benchGet answers the body of a GET of url, which must answer 200 with at least one Job.
 func benchGet(b *testing.B, url string) []byte {
 	resp, err := http.Get(url)
 	if err != nil {
@@ -116,9 +196,80 @@ func benchGet(b *testing.B, url string) []byte {
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(resp.Body)
-	var page struct{ Jobs []json.RawMessage }
-	if err != nil || resp.StatusCode != http.StatusOK || json.Unmarshal(body, &page) != nil || len(page.Jobs) != 50 {
-		b.Fatalf("GET %s: %d %v, %d jobs", url, resp.StatusCode, err, len(page.Jobs))
+	var answer struct {
+		Jobs []json.RawMessage
+		Job  json.RawMessage
+	}
+	if err != nil || resp.StatusCode != http.StatusOK || json.Unmarshal(body, &answer) != nil ||
+		(len(answer.Jobs) == 0 && answer.Job == nil) {
+		b.Fatalf("GET %s: %d %v, %d jobs", url, resp.StatusCode, err, len(answer.Jobs))
 	}
 	return body
+}
+
+// benchLastPage answers the last page of 50 that page(k) holds Jobs on.
+func benchLastPage(b *testing.B, srv *workforcetest.Server, page func(k int) string) int {
+	count := func(k int) int {
+		resp, err := http.Get(srv.URL + page(k))
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var answer struct{ Jobs []json.RawMessage }
+		if err := json.NewDecoder(resp.Body).Decode(&answer); err != nil {
+			b.Fatal(err)
+		}
+		return len(answer.Jobs)
+	}
+	lo, hi := 1, 2 // count(lo) > 0; hi past the end
+	for count(hi) > 0 {
+		lo, hi = hi, 2*hi
+	}
+	for hi-lo > 1 {
+		if mid := (lo + hi) / 2; count(mid) > 0 {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return lo
+}
+
+// BenchmarkSyncOfTheFake runs a full Jobs.Sync of 100,000 Jobs against the fake without latency,
+// with the SDK's default options, and reports the requests it sent:
+//
+//	go test -run '^$' -bench SyncOfTheFake -benchtime 3x ./workforcetest/
+func BenchmarkSyncOfTheFake(b *testing.B) {
+	srv := workforcetest.NewServer(b)
+	srv.SeedJobs(100000 - 1)
+	tr := &countingTransport{rt: &http.Transport{MaxIdleConnsPerHost: 64}}
+	c, err := srv.Client(workforce.WithHTTPClient(&http.Client{Transport: tr}))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		var wm time.Time
+		n := 0
+		for _, err := range c.Jobs.Sync(b.Context(), &wm, nil) {
+			if err != nil {
+				b.Fatal(err)
+			}
+			n++
+		}
+		if n < 100000 {
+			b.Fatalf("synced %d Jobs, want 100,000", n)
+		}
+	}
+	b.ReportMetric(float64(tr.n.Load())/float64(b.N), "requests/op")
+}
+
+// countingTransport counts the requests it sends.
+type countingTransport struct {
+	rt http.RoundTripper
+	n  atomic.Int64
+}
+
+func (c *countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	c.n.Add(1)
+	return c.rt.RoundTrip(r)
 }

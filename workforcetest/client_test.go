@@ -12,7 +12,7 @@ import (
 	"github.com/workforce-marketplace/workforce-go/workforcetest"
 )
 
-func TestClients(t *testing.T) {
+func TestClientsUseTheKeysOfTheirPool(t *testing.T) {
 	t.Parallel()
 	srv := workforcetest.NewServer(t)
 	seed := srv.Seed()

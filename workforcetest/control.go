@@ -12,44 +12,48 @@ import (
 	"time"
 )
 
-// controlPrefix starts the paths of the control API: Server's methods over HTTP, for tests that
-// drive cmd/workforce-fake from another language. It needs no token, its requests are neither
-// recorded nor faulted, and it is as reachable as the fake itself: from this machine only.
-const controlPrefix = "/_fake/"
+// ControlAPI lists the control API: Server's methods over HTTP, under /_fake/, for tests that
+// drive cmd/workforce-fake from another language (workforce-fake -h prints it). It needs no
+// token and answers JSON, errors as {"error": "..."} with 404 or 422; its requests are neither
+// recorded nor faulted; it is as reachable as the fake itself: from this machine, unless the
+// fake was started WithRemoteAccess.
+const ControlAPI = `POST   /_fake/job_requests/{id}/apply?worker_id=N  Apply: the Worker applies (pending workflow) -> {"job_id": N}
+POST   /_fake/job_requests/{id}/accept?worker_id=N Accept: the Worker accepts -> {"job_id": N}
+POST   /_fake/job_requests/{id}/post               PostJobRequest: post a draft -> {"state": "posted"}
+POST   /_fake/job_requests/{id}/cancel             CancelJobRequest, its open Jobs too -> {"state": "cancelled"}
+POST   /_fake/jobs/{id}/start                      StartJob -> {"state": "in_progress"}; with ?latitude=L&longitude=G,
+                                                   StartJobAt: where the Worker checks in (see GET /users/:id/tracking)
+POST   /_fake/jobs/{id}/pause                      Pause -> {"state": "paused"}
+POST   /_fake/jobs/{id}/complete                   Complete -> {"state": "completed"}; with ?latitude=L&longitude=G,
+                                                   CompleteAt
+POST   /_fake/jobs/{id}/withdraw                   Withdraw -> {"state": "withdrawn"}
+POST   /_fake/jobs/{id}/approve                    Approve -> {"state": "approved"}
+POST   /_fake/jobs/{id}/no_show                    NoShow -> {"state": "no_show"}
+POST   /_fake/workers/{id}/badges?badge_id=N       GrantBadge -> {"worker_id": N, "badge_id": M}
+GET    /_fake/clock                                Now -> {"now": "2026-11-23T04:50:40Z"}
+POST   /_fake/clock/advance?seconds=N              Advance, N may be negative -> {"now": "..."}; Job Requests
+                                                   whose start it reaches with an open slot become unfilled
+POST   /_fake/faults                               InjectFault -> {}; the JSON body is a Fault, with the delay in
+                                                   milliseconds and no other field: {"method", "path", "times",
+                                                   "status", "retry_after", "body", "drop", "delay_ms",
+                                                   "drop_after", "truncate"}
+DELETE /_fake/faults                               ClearFaults: forget the faults not yet played -> {}
+GET    /_fake/latency                              Latency -> {"latency_ms": N}
+POST   /_fake/latency?ms=N                         SetLatency, 0 for none -> {"latency_ms": N}
+GET    /_fake/requests                             Requests -> {"requests": [{"method", "path", "query", "header",
+                                                   "body" (as text), "body_size", "time"}]}
+DELETE /_fake/requests                             ResetRequests -> {}
+GET    /_fake/seed                                 Seed -> {"customer_id": 11, ...}
+POST   /_fake/webhooks?url=U                       AddWebhookReceiver (http or https on a loopback host) -> {}
+GET    /_fake/webhooks/attempts                    WebhookAttempts -> {"attempts": [{"url", "resource", "id",
+                                                   "state", "attempt", "status", "error", "time", "body",
+                                                   "signature"}]}
+POST   /_fake/webhooks/wait                        WaitWebhooks, for 10 seconds at most -> {}
+`
 
-// controlRoutes maps the control API one to one onto Server's methods (see the package doc).
-func (s *Server) controlRoutes() []route {
-	routes := []route{
-		{http.MethodPost, "/_fake/job_requests/{id}/apply", true, controlCreate(s.Apply)},
-		{http.MethodPost, "/_fake/job_requests/{id}/accept", true, controlCreate(s.Accept)},
-		{http.MethodGet, "/_fake/clock", true, s.controlNow},
-		{http.MethodPost, "/_fake/clock/advance", true, s.controlAdvance},
-		{http.MethodPost, "/_fake/faults", true, s.controlFault},
-		{http.MethodGet, "/_fake/latency", true, s.controlLatency},
-		{http.MethodPost, "/_fake/latency", true, s.controlLatency},
-		{http.MethodGet, "/_fake/requests", true, s.controlRequests},
-		{http.MethodDelete, "/_fake/requests", true, func(*call) (any, error) { s.ResetRequests(); return struct{}{}, nil }},
-		{http.MethodGet, "/_fake/seed", true, func(*call) (any, error) { return s.Seed(), nil }},
-		{http.MethodPost, "/_fake/webhooks", true, s.controlAddReceiver},
-		{http.MethodGet, "/_fake/webhooks/attempts", true, func(*call) (any, error) {
-			return map[string][]WebhookAttempt{"attempts": s.WebhookAttempts()}, nil
-		}},
-		{http.MethodPost, "/_fake/webhooks/wait", true, s.controlWaitWebhooks},
-	}
-	for verb, move := range map[string]func(int64) error{"post": s.PostJobRequest, "cancel": s.CancelJobRequest} {
-		routes = append(routes, route{http.MethodPost, "/_fake/job_requests/{id}/" + verb, true,
-			controlMove(move, s.JobRequestState)})
-	}
-	routes = append(routes, route{http.MethodPost, "/_fake/workers/{id}/badges", true, s.controlGrantBadge})
-	for verb, move := range map[string]func(int64) error{"pause": s.Pause, "withdraw": s.Withdraw,
-		"approve": s.Approve, "no_show": s.NoShow} {
-		routes = append(routes, route{http.MethodPost, "/_fake/jobs/{id}/" + verb, true, controlMove(move, s.JobState)})
-	}
-	routes = append(routes,
-		route{http.MethodPost, "/_fake/jobs/{id}/start", true, controlMoveAt(s.StartJob, s.StartJobAt, s.JobState)},
-		route{http.MethodPost, "/_fake/jobs/{id}/complete", true, controlMoveAt(s.Complete, s.CompleteAt, s.JobState)})
-	return routes
-}
+// controlPrefix starts the paths of the control API (see ControlAPI), whose requests are neither
+// recorded nor faulted.
+const controlPrefix = "/_fake/"
 
 // controlAddReceiver serves POST /_fake/webhooks?url=U: AddWebhookReceiver, answering {}.
 func (s *Server) controlAddReceiver(c *call) (any, error) {
@@ -206,6 +210,9 @@ func (s *Server) controlFault(c *call) (any, error) {
 	if in.Status != 0 && (in.Status < 100 || in.Status > 599) {
 		fe.add("status", "must be an HTTP status, or 0 to answer normally")
 	}
+	if in.Times < 0 {
+		fe.add("times", "must be a number of requests, 0 (once) or more")
+	}
 	if in.DelayMS < 0 || in.DelayMS > int64(math.MaxInt64/time.Millisecond) {
 		fe.add("delay_ms", "must be a number of milliseconds, 0 or more")
 	}
@@ -231,4 +238,24 @@ func (s *Server) controlRequests(*call) (any, error) {
 		out[i] = requestJSON{Request: req, Body: string(req.Body)}
 	}
 	return map[string][]requestJSON{"requests": out}, nil
+}
+
+// controlResetRequests serves DELETE /_fake/requests: ResetRequests, answering {}.
+func (s *Server) controlResetRequests(*call) (any, error) {
+	s.ResetRequests()
+	return struct{}{}, nil
+}
+
+// controlSeed serves GET /_fake/seed: Seed.
+func (s *Server) controlSeed(*call) (any, error) { return s.Seed(), nil }
+
+// controlWebhookAttempts serves GET /_fake/webhooks/attempts: {"attempts": [...]}.
+func (s *Server) controlWebhookAttempts(*call) (any, error) {
+	return map[string][]WebhookAttempt{"attempts": s.WebhookAttempts()}, nil
+}
+
+// controlClearFaults serves DELETE /_fake/faults: ClearFaults, answering {}.
+func (s *Server) controlClearFaults(*call) (any, error) {
+	s.ClearFaults()
+	return struct{}{}, nil
 }

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -14,12 +15,6 @@ import (
 
 	"github.com/workforce-marketplace/workforce-go/workforcetest"
 )
-
-// control sends a control request with the name/value pairs kv in the query string and no token.
-func (f *fake) control(method, path string, kv ...string) (int, obj) {
-	f.t.Helper()
-	return f.json(method, "/_fake/"+path, with("", kv...), nil)
-}
 
 // ctlMove moves a Job through the control API and answers the state it reports.
 func (f *fake) ctlMove(id int64, move string) string {
@@ -149,9 +144,22 @@ func TestControlFaults(t *testing.T) {
 	status, _ = f.control(http.MethodGet, "seed")
 	assert.Equal(t, http.StatusOK, status)
 
+	for _, p := range []string{"/api_v2/info", "/api_v2/jobs"} {
+		status, _ = f.json(http.MethodPost, "/_fake/faults", nil, obj{"path": p, "status": 503, "times": 3})
+		require.Equal(t, http.StatusOK, status)
+	}
+	status, body = f.control(http.MethodDelete, "faults")
+	require.Equal(t, http.StatusOK, status, body)
+	assert.Equal(t, obj{}, body)
+	status, _ = f.get("/api_v2/info", "")
+	assert.Equal(t, http.StatusOK, status, "DELETE /_fake/faults clears every pending fault")
+	status, _ = f.get("/api_v2/jobs", f.private)
+	assert.Equal(t, http.StatusOK, status)
+
 	for name, bad := range map[string]obj{
 		"path":     {"status": 503},
 		"status":   {"path": "/api_v2/info", "status": 42},
+		"times":    {"path": "/api_v2/info", "status": 503, "times": -1},
 		"delay_ms": {"path": "/api_v2/info", "delay_ms": -1},
 		"body":     {"path": "/api_v2/info", "delay": "1s"}, // a misspelt field
 	} {
@@ -237,4 +245,23 @@ func TestControlJobRequestMoves(t *testing.T) {
 			assert.Contains(t, fieldErrors(t, body), tc.field, name)
 		}
 	}
+}
+
+// TestControlAPIListsEveryControlRoute checks that ControlAPI, the control API's one
+// description, names exactly the control routes the fake serves.
+func TestControlAPIListsEveryControlRoute(t *testing.T) {
+	t.Parallel()
+	var listed, served []string
+	for _, line := range strings.Split(workforcetest.ControlAPI, "\n") {
+		if method, rest, ok := strings.Cut(line, " "); ok && method != "" {
+			route, _, _ := strings.Cut(strings.Fields(rest)[0], "?")
+			listed = append(listed, method+" "+route)
+		}
+	}
+	for _, pattern := range workforcetest.NewServer(t).RoutePatterns() {
+		if strings.Contains(pattern, " /_fake/") {
+			served = append(served, pattern)
+		}
+	}
+	assert.ElementsMatch(t, served, listed)
 }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"io"
 	"math"
-	"net/http"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -40,29 +39,14 @@ type customer struct {
 // customers serves the Customers from the store.
 func (s *Server) customers() resource[customer, customerJSON] {
 	return resource[customer, customerJSON]{
-		st: s.st, one: "customer", many: "customers", rows: &s.st.customers,
-		meta: func(c *customer) *stored { return &c.stored }, render: renderCustomer,
-		read: s.st.readCustomer, publicWrites: true,
-	}
-}
-
-// customerRoutes are the Customer endpoints; the literal paths come before /customers/{id}.
-func (s *Server) customerRoutes() []route {
-	r := s.customers()
-	return []route{
-		{http.MethodGet, "/api_v2/customers", false, r.list},
-		{http.MethodPost, "/api_v2/customers", false, r.create},
-		{http.MethodGet, "/api_v2/customers/exists", false, s.customerExists},
-		{http.MethodPost, timesheetPath, false, s.timesheetImport},
-		{http.MethodGet, "/api_v2/customers/{id}", false, r.get},
-		{http.MethodPatch, "/api_v2/customers/{id}", false, r.update},
-		{http.MethodPut, "/api_v2/customers/{id}", false, r.update},
+		st: s.st, one: "customer", many: "customers", table: &s.st.customers,
+		render: plain(renderCustomer), read: readCustomer, publicWrites: true,
 	}
 }
 
 // readCustomer reads customer[…] into c and checks it: name is required and unique
-// case-insensitively (id is the Customer's own, 0 on create). The caller holds st.mu.
-func (st *store) readCustomer(f fields, c *customer, id int64) {
+// case-insensitively (id is the Customer's own, 0 on create).
+func readCustomer(tx *tx, f fields, c *customer, id int64) {
 	f.text(&c.name, "name", 1, 255)
 	f.notBlank(map[string]string{"name": c.name})
 	for name, dst := range map[string]*string{"account_owner": &c.accountOwner, "account_manager": &c.accountManager,
@@ -81,20 +65,21 @@ func (st *store) readCustomer(f fields, c *customer, id int64) {
 		"strategic_pilot": &c.strategicPilot, "use_pending_state": &c.usePendingState} {
 		f.boolean(dst, name)
 	}
-	if other := st.customerNamed(c.name); other != nil && other.id != id {
+	if other := customerNamed(tx.view, c.name); other != nil && other.id != id {
 		f.fe.add("name", "has already been taken (customer "+itoa(other.id)+")")
 	}
 }
 
-// customerNamed answers the Customer whose name equals name case-insensitively, or nil. The
-// caller holds st.mu.
-func (st *store) customerNamed(name string) *customer {
-	for _, c := range st.customers.rows {
-		if name != "" && strings.EqualFold(c.name, name) {
-			return c
-		}
+// customerNamed answers the Customer whose name equals name case-insensitively, or nil.
+func customerNamed(v view, name string) *customer {
+	if name == "" {
+		return nil
 	}
-	return nil
+	found := scan(v, &v.st.customers, func(c *customer) bool { return strings.EqualFold(c.name, name) }, 1)
+	if len(found) == 0 {
+		return nil
+	}
+	return found[0]
 }
 
 // customerExists serves GET /api_v2/customers/exists?name=…: {"exists": true|false}, comparing
@@ -105,19 +90,12 @@ func (s *Server) customerExists(c *call) (any, error) {
 		return nil, invalid("name", "can't be blank")
 	}
 	var exists bool
-	err := s.st.run(func() error {
-		exists = s.st.customerNamed(strings.TrimSpace(name)) != nil
+	err := s.st.read(func(v view) error {
+		exists = customerNamed(v, strings.TrimSpace(name)) != nil
 		return nil
 	})
 	return map[string]bool{"exists": exists}, err
 }
-
-// timesheetPath is the route whose bodies may be larger than maxBody, up to maxTimesheet.
-const timesheetPath = "/api_v2/customers/timesheet_import"
-
-// maxTimesheet is the largest body POST /customers/timesheet_import accepts (8 MiB; other
-// routes take 1 MiB).
-const maxTimesheet = 8 << 20
 
 // rejectedRow is a timesheet row that was not applied.
 type rejectedRow struct {
@@ -138,9 +116,9 @@ func (s *Server) timesheetImport(c *call) (any, error) {
 		return nil, err
 	}
 	imported, rejected := 0, []rejectedRow{}
-	err = s.st.run(func() error {
+	err = s.st.write(func(tx *tx) error {
 		for i, row := range rows {
-			if why := s.st.applyTimesheetRow(row, cols, c.pool); why != "" {
+			if why := tx.applyTimesheetRow(row, cols, c.pool); why != "" {
 				rejected = append(rejected, rejectedRow{Row: i + 1, Error: why})
 				continue
 			}
@@ -193,8 +171,8 @@ func readTimesheet(file []byte) ([][]string, timesheetColumns, error) {
 
 // applyTimesheetRow sets the actual_duration of the row's Job, or answers why it cannot: the
 // Job is unknown or not the key's, not in_progress, paused or completed, or the duration is not
-// a whole number ≥ 0. updated_at moves only on a change. The caller holds st.mu.
-func (st *store) applyTimesheetRow(row []string, cols timesheetColumns, p pool) string {
+// a whole number ≥ 0. updated_at moves only on a change.
+func (tx *tx) applyTimesheetRow(row []string, cols timesheetColumns, p pool) string {
 	if len(row) <= max(cols.jobID, cols.duration) {
 		return "has fewer columns than the header"
 	}
@@ -206,10 +184,10 @@ func (st *store) applyTimesheetRow(row []string, cols timesheetColumns, p pool) 
 	if err != nil || minutes < 0 || minutes > math.MaxInt32 {
 		return "actual_duration must be a whole number of minutes, 0 or more"
 	}
-	j, err := st.visibleJob(id, p)
-	if err != nil {
+	if _, err := visibleJob(tx.view, id, p); err != nil {
 		return "job " + itoa(id) + " not found"
 	}
+	j, _ := tx.editJob(id)
 	switch j.state {
 	case stateInProgress, statePaused, stateCompleted:
 	default:
@@ -217,7 +195,7 @@ func (st *store) applyTimesheetRow(row []string, cols timesheetColumns, p pool) 
 	}
 	n := int(minutes)
 	if j.actualDuration == nil || *j.actualDuration != n {
-		j.actualDuration, j.updatedAt = &n, st.now()
+		j.actualDuration, j.updatedAt = &n, tx.now()
 	}
 	return ""
 }

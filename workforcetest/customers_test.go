@@ -18,7 +18,7 @@ var customerFields = sorted("id", "name", "account_owner", "account_manager", "a
 	"billing_email", "billing_phone", "fee_percentage", "can_post_w2", "can_post_1099", "can_use_premier_features",
 	"use_start_and_complete_pin", "strategic_pilot", "use_pending_state", "created_at", "updated_at")
 
-func TestCustomers(t *testing.T) {
+func TestCustomersAreWrittenAndReadWithEveryField(t *testing.T) {
 	t.Parallel()
 	f := newFake(t)
 	seed := f.Seed()

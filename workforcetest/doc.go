@@ -3,20 +3,21 @@
 //
 // The fake keeps its own records and writes its own JSON by the wire contract; it shares no code
 // with the SDK, so a decoding mistake in the SDK fails a test instead of agreeing with itself.
-// It serves every endpoint of the contract: authentication, information, Jobs, Job Requests,
-// Multi-day Job Requests, Customers, Badges, Users, Messages and Search; any other path answers
-// 404. Every
-// fake starts with the same seeded Customers, Badge, Users, Job Requests, Multi-day Job Request
-// and one Job (see Seed), has random keys, and has a clock of its own that stands still unless the test
-// moves it (Server.Advance), so that tokens expire on demand.
+// It serves exactly the endpoints of the contract: authentication, information, Jobs, Job
+// Requests, Multi-day Job Requests, Customers, Badges, Users, Messages and Search; any other
+// method or path answers 405 or 404. Every fake starts with the same seeded Customers, Badge,
+// Users, Job Requests, Multi-day Job Request and one Job (see Seed), has random keys (WithKeys
+// and WithPublicKeys fix them), and has a clock of its own that stands still unless the test moves
+// it (Server.Advance), so that tokens expire on demand.
 //
 // Moves that happen outside the API, such as a Worker starting or completing a Job, a draft
 // Job Request being posted or a Worker earning a Badge, are methods of Server (Server.StartJob,
 // Server.Complete, Server.PostJobRequest, Server.GrantBadge, ..., and over HTTP the control API
 // below); scripted failures (a 503 with Retry-After, a dropped connection, a slow answer) are
-// injected with Server.InjectFault; a latency on every request is set with WithLatency or
-// Server.SetLatency; Server.SeedJobs fills the store with many Jobs for load tests and syncs;
-// and Server.Requests reports what the fake received, with tokens, keys and passwords removed.
+// injected with Server.InjectFault and forgotten with Server.ClearFaults; a latency on every
+// request is set with WithLatency or Server.SetLatency; Server.SeedJobs fills the store with many
+// Jobs for load tests and syncs; and Server.Requests reports what the fake received, with tokens,
+// keys and passwords removed.
 //
 // A test uses it like this:
 //
@@ -117,8 +118,9 @@
 //
 // A Multi-day Job Request's days (job_request_ids, oldest first) are the Job Requests created or
 // updated with multi_day true and its id as multi_day_job_request_id, which must exist (else a
-// 422); repeat_number is a whole number ≥ 1 or null. GET /multi_day_job_requests lists them,
-// pages like every list, without filters.
+// 422); repeat_number is a whole number ≥ 1 or null. The contract has no list of them: GET
+// /multi_day_job_requests answers 405, as every method and path the contract lacks answers 405
+// or 404.
 //
 // The pending workflow (Server.Apply) needs use_pending_state on both the Job Request and its
 // Customer. A Job on a Job Request with badge_requirements needs a Worker holding each of those
@@ -177,42 +179,24 @@
 // (and both together) and emails, Customer names and contact and billing emails, Job Request
 // names and Badge names, among the records the key sees; at most 50 of each kind, newest first.
 //
+// # Load
+//
+// Server.SeedJobs adds Jobs on new Job Requests of Seed.CustomerID and Seed.EmployerID, created
+// with the Private Pool keys (the Public Pool sees none of them), 50 Jobs each, 1099, by 50 new
+// Workers (one Job per Job Request each). Their created_at are spread evenly over the 90 days
+// before the clock's now, oldest id first, and each updated_at is a few hours after its
+// created_at (never after now), so that updated_after and updated_before select a part of them.
+// Six Jobs in ten are approved, two completed, one cancelled and one no_show, each with the
+// transitions of its way there. Lists cost the same at 100,000 Jobs as at 1,000: their filters
+// select through indexes, and a Job's JSON is kept until a record it shows changes.
+//
 // The same fake runs as a standalone program, cmd/workforce-fake, for tests written in other
 // languages or for trying an application by hand.
 //
 // # Control API
 //
 // Such tests drive the fake through the control API under /_fake/, which maps one to one onto
-// Server's methods. It needs no token and answers JSON, errors as {"error": "..."} with 404 or
-// 422; its requests are neither recorded nor faulted; like the whole fake, it listens on a
-// loopback address only.
-//
-//	POST   /_fake/job_requests/{id}/apply?worker_id=N   Apply          {"job_id": 1002}
-//	POST   /_fake/job_requests/{id}/accept?worker_id=N  Accept         {"job_id": 1002}
-//	POST   /_fake/jobs/{id}/start                       StartJob       {"state": "in_progress"}
-//	       … /pause, /complete, /withdraw, /approve, /no_show: Pause, Complete, Withdraw, Approve, NoShow
-//	POST   /_fake/jobs/{id}/start?latitude=L&longitude=G StartJobAt    (and /complete: CompleteAt)
-//	POST   /_fake/job_requests/{id}/post                PostJobRequest {"state": "posted"}
-//	POST   /_fake/job_requests/{id}/cancel              CancelJobRequest {"state": "cancelled"}
-//	POST   /_fake/workers/{id}/badges?badge_id=N        GrantBadge     {"worker_id": 105, "badge_id": 301}
-//	GET    /_fake/clock                                 Now            {"now": "2026-11-23T04:50:40Z"}
-//	POST   /_fake/clock/advance?seconds=N               Advance        {"now": "…"} (N may be negative;
-//	                                                                   Job Requests reached become unfilled)
-//	POST   /_fake/faults                                InjectFault    {}
-//	GET    /_fake/latency                               Latency        {"latency_ms": 0}
-//	POST   /_fake/latency?ms=N                          SetLatency     {"latency_ms": N}
-//	GET    /_fake/requests                              Requests       {"requests": [{"method", "path", "query", "header", "body", "body_size", "time"}]}
-//	DELETE /_fake/requests                              ResetRequests  {}
-//	GET    /_fake/seed                                  Seed           {"customer_id": 11, …}
-//	POST   /_fake/webhooks?url=U                        AddWebhookReceiver {}
-//	GET    /_fake/webhooks/attempts                     WebhookAttempts {"attempts": [{"url", "resource", "id", "state",
-//	                                                    "attempt", "status", "error", "time", "body", "signature"}]}
-//	POST   /_fake/webhooks/wait                         WaitWebhooks   {} (waits at most 10 s)
-//
-// POST /_fake/faults takes a Fault as a JSON object, with the delay in milliseconds and no
-// other fields: {"method": "GET", "path": "/api_v2/jobs", "times": 2, "status": 503,
-// "retry_after": "1", "body": "", "drop": false, "delay_ms": 0, "drop_after": false,
-// "truncate": false}. A recorded request's body is answered as text.
+// Server's methods; ControlAPI lists its routes.
 //
 // The request log (Requests) keeps the last 10,000 requests, fewer when they would hold more
 // than 32 MiB. A request is recorded before it is routed or authenticated; its body is kept only

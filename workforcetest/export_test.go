@@ -27,3 +27,33 @@ func (s *Server) OnCommit(fn func([]Change)) {
 		fn(out)
 	}
 }
+
+// RoutePatterns answers the patterns of the route table, in its order.
+func (s *Server) RoutePatterns() []string {
+	var out []string
+	for _, rt := range s.routes() {
+		out = append(out, rt.pattern)
+	}
+	return out
+}
+
+// ListFilters answers the query parameters each list's filters read, by the list's path.
+func (s *Server) ListFilters() map[string][]string {
+	return map[string][]string{
+		"/api_v2/jobs":         filterNames(jobFilters),
+		"/api_v2/job_requests": filterNames(jobRequestFilters),
+		"/api_v2/users":        filterNames(s.users().filters),
+		"/api_v2/messages":     filterNames(s.messages().filters),
+		"/api_v2/badges":       filterNames(s.badges().filters),
+		"/api_v2/customers":    filterNames(s.customers().filters),
+	}
+}
+
+// filterNames answers the parameters filters read.
+func filterNames[T any](filters []filter[T]) []string {
+	var out []string
+	for _, f := range filters {
+		out = append(out, f.names...)
+	}
+	return out
+}

@@ -17,13 +17,17 @@ type Fault struct {
 	Method string `json:"method"`
 	// Path is the exact path to match, e.g. "/api_v2/jobs" or "/api_v2/jobs/1001".
 	Path string `json:"path"`
-	// Times is how many matching requests the fault applies to; less than 1 counts as 1.
+	// Times is how many matching requests the fault applies to. 0, the zero value, means once,
+	// as 1 does, so that a Fault that leaves it out plays once; InjectFault counts a negative
+	// Times as once too, and the control API refuses it.
 	Times int `json:"times"`
-	// Status is the status code to answer. 0 answers normally (after Delay).
+	// Status is the status code to answer, from 100 to 599; 0 answers normally (after Delay).
+	// A fault with another status answers 500, saying so.
 	Status int `json:"status"`
 	// RetryAfter is the Retry-After header value, verbatim; "" sends none.
 	RetryAfter string `json:"retry_after"`
-	// Body is the response body, verbatim; "" sends {"error": "<status text>"}.
+	// Body is the response body, verbatim; "" sends {"error": "fault injected by workforcetest"},
+	// which an SDK error reads as "503 Service Unavailable: fault injected by workforcetest".
 	Body string `json:"body"`
 	// Drop closes the connection without answering (after Delay); Status is then ignored.
 	Drop bool `json:"drop"`
@@ -52,6 +56,13 @@ func (s *Server) InjectFault(f Fault) {
 	s.faults.mu.Lock()
 	defer s.faults.mu.Unlock()
 	s.faults.faults = append(s.faults.faults, &f)
+}
+
+// ClearFaults forgets every fault injected and not yet played out; a Delay in progress goes on.
+func (s *Server) ClearFaults() {
+	s.faults.mu.Lock()
+	defer s.faults.mu.Unlock()
+	s.faults.faults = nil
 }
 
 // take answers the first fault that matches r and uses up one of its times.
@@ -131,13 +142,21 @@ func drop(w http.ResponseWriter) {
 	_ = conn.Close()
 }
 
+// faultMessage is the error of a fault's answer without a Body.
+const faultMessage = "fault injected by workforcetest"
+
 // writeFault answers f.Status with f's headers and body.
 func writeFault(w http.ResponseWriter, f Fault) {
+	if f.Status < 100 || f.Status > 599 {
+		writeJSON(w, http.StatusInternalServerError,
+			map[string]string{"error": "the injected fault's status " + strconv.Itoa(f.Status) + " is not an HTTP status"})
+		return
+	}
 	if f.RetryAfter != "" {
 		w.Header().Set("Retry-After", f.RetryAfter)
 	}
 	if f.Body == "" {
-		writeJSON(w, f.Status, map[string]string{"error": http.StatusText(f.Status)})
+		writeJSON(w, f.Status, map[string]string{"error": faultMessage})
 		return
 	}
 	contentType := "text/plain; charset=utf-8"

@@ -23,7 +23,7 @@ func TestFaultStatusTimes(t *testing.T) {
 		assert.NotEmpty(t, resp.Header.Get("X-Request-Id"))
 		status, body := f.decode(resp)
 		assert.Equal(t, http.StatusServiceUnavailable, status)
-		assert.Equal(t, obj{"error": "Service Unavailable"}, body)
+		assert.Equal(t, obj{"error": "fault injected by workforcetest"}, body)
 	}
 	resp := f.send(http.MethodGet, "/api_v2/jobs", with(f.private), "", nil)
 	assert.Empty(t, resp.Header.Get("Retry-After"))
@@ -121,5 +121,62 @@ func TestCloseEndsDelays(t *testing.T) {
 		assert.Error(t, err, "the delayed request ends without an answer")
 	case <-time.After(10 * time.Second):
 		t.Fatal("Close left a delayed request hanging")
+	}
+}
+
+// TestFaultWithoutTimesPlaysOnce checks that a Fault that leaves Times out (0) plays once, as a
+// negative Times does.
+func TestFaultWithoutTimesPlaysOnce(t *testing.T) {
+	t.Parallel()
+	f := newFake(t)
+	for _, times := range []int{0, -3} {
+		f.InjectFault(workforcetest.Fault{Path: "/api_v2/info", Status: http.StatusServiceUnavailable, Times: times})
+		status, _ := f.get("/api_v2/info", "")
+		assert.Equal(t, http.StatusServiceUnavailable, status, "times %d", times)
+		status, _ = f.get("/api_v2/info", "")
+		assert.Equal(t, http.StatusOK, status, "times %d plays once", times)
+	}
+}
+
+// TestClearFaultsForgetsThePendingFaults injects faults on two paths and clears them.
+func TestClearFaultsForgetsThePendingFaults(t *testing.T) {
+	t.Parallel()
+	f := newFake(t)
+	f.InjectFault(workforcetest.Fault{Path: "/api_v2/info", Status: http.StatusServiceUnavailable, Times: 5})
+	f.InjectFault(workforcetest.Fault{Path: "/api_v2/jobs", Drop: true})
+	f.ClearFaults()
+	status, _ := f.get("/api_v2/info", "")
+	assert.Equal(t, http.StatusOK, status)
+	status, _ = f.get("/api_v2/jobs", f.private)
+	assert.Equal(t, http.StatusOK, status)
+	f.InjectFault(workforcetest.Fault{Path: "/api_v2/info", Status: http.StatusTeapot})
+	status, _ = f.get("/api_v2/info", "")
+	assert.Equal(t, http.StatusTeapot, status, "faults injected after a clear play")
+}
+
+// TestFaultAnswerReadsWellInAnSDKError checks the error an SDK call reports for a fault without
+// a Body.
+func TestFaultAnswerReadsWellInAnSDKError(t *testing.T) {
+	t.Parallel()
+	f := newFake(t)
+	c, err := f.Client()
+	require.NoError(t, err)
+	f.InjectFault(workforcetest.Fault{Path: jobPath(f.Seed().PublicJobID), Status: http.StatusInternalServerError})
+	_, _, err = c.Jobs.Get(t.Context(), f.Seed().PublicJobID)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "500 Internal Server Error: fault injected by workforcetest")
+	assert.NotContains(t, err.Error(), "Internal Server Error: Internal Server Error")
+}
+
+// TestFaultWithAStatusOutOfRangeAnswers500 checks that a fault whose status is no HTTP status
+// answers 500 saying so, instead of dropping the connection.
+func TestFaultWithAStatusOutOfRangeAnswers500(t *testing.T) {
+	t.Parallel()
+	f := newFake(t)
+	for _, code := range []int{42, 600, -1} {
+		f.InjectFault(workforcetest.Fault{Path: "/api_v2/info", Status: code})
+		status, body := f.get("/api_v2/info", "")
+		assert.Equal(t, http.StatusInternalServerError, status, code)
+		assert.Contains(t, body["error"], "is not an HTTP status", code)
 	}
 }

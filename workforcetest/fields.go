@@ -156,9 +156,9 @@ func (f fields) decimal(dst *string, name string, lo, hi float64) {
 // formatFloat writes a bound in a message.
 func formatFloat(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
-// ids reads a list of positive ids: a JSON array of numbers or strings, a form list (a[]=1),
+// idList reads a list of positive ids: a JSON array of numbers or strings, a form list (a[]=1),
 // or a comma-separated string. null clears it.
-func (f fields) ids(dst *[]int64, name string) {
+func (f fields) idList(dst *[]int64, name string) {
 	v, present := f.value(name)
 	if !present {
 		return

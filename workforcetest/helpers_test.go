@@ -3,14 +3,18 @@ package workforcetest_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
+	"mime/multipart"
 	"net/http"
 	"net/url"
+	"sort"
 	"strconv"
 	"testing"
 	"time"
 	_ "time/tzdata" // US Pacific time for the tests, whatever the machine holds
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/workforce-marketplace/workforce-go/workforcetest"
@@ -174,4 +178,154 @@ func fieldErrors(t *testing.T, body obj) obj {
 	errs, ok := body["errors"].(obj)
 	require.True(t, ok, "no errors object in %v", body)
 	return errs
+}
+
+// control sends a control request with the name/value pairs kv in the query string and no token.
+func (f *fake) control(method, path string, kv ...string) (int, obj) {
+	f.t.Helper()
+	return f.json(method, "/_fake/"+path, with("", kv...), nil)
+}
+
+// itoa writes an id.
+func itoa(id int64) string { return strconv.FormatInt(id, 10) }
+
+// Timestamp styles of CONTRACT §10 as the fake writes them: a record's own times in US Pacific
+// time with milliseconds and the offset of the day, a transition's in UTC to the second.
+const (
+	localStamp = `^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}-0[78]:00$`
+	utcStamp   = `^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$`
+)
+
+// jrPath answers the path of a Job Request, with an optional action.
+func jrPath(id int64, action ...string) string {
+	p := "/api_v2/job_requests/" + strconv.FormatInt(id, 10)
+	for _, a := range action {
+		p += "/" + a
+	}
+	return p
+}
+
+// idPath answers "/api_v2/<plural>/<id>".
+func idPath(plural string, id int64) string {
+	return "/api_v2/" + plural + "/" + strconv.FormatInt(id, 10)
+}
+
+// jobRequestBody answers a valid job_request[…] object, with extra fields set over it.
+func jobRequestBody(extra obj) obj {
+	jr := obj{"request_name": "Dock Crew", "zip": "90015", "city": "Los Angeles", "address": "1 Pier Way",
+		"slots": 1, "description_tasks": "Unload trucks", "category": "General Labor", "state": "posted",
+		"wage": "18.5"}
+	for k, v := range extra {
+		jr[k] = v
+	}
+	return jr
+}
+
+// createJobRequest creates a Job Request with the Private Pool token and answers it.
+func (f *fake) createJobRequest(extra obj) obj {
+	f.t.Helper()
+	status, body := f.json(http.MethodPost, "/api_v2/job_requests", with(f.private), obj{"job_request": jobRequestBody(extra)})
+	require.Equal(f.t, http.StatusOK, status, body)
+	return body["job_request"].(obj)
+}
+
+// getJobRequest answers the Job Request with id as the Private Pool sees it.
+func (f *fake) getJobRequest(id int64) obj {
+	f.t.Helper()
+	status, body := f.get(jrPath(id), f.private)
+	require.Equal(f.t, http.StatusOK, status, body)
+	return body["job_request"].(obj)
+}
+
+// jrState answers the state of the Job Request with id, read over the API.
+func (f *fake) jrState(id int64) string {
+	f.t.Helper()
+	return f.getJobRequest(id)["state"].(string)
+}
+
+// assign creates a filled Job of workerID on jobRequestID through POST /jobs and answers its
+// status and body.
+func (f *fake) assign(workerID, jobRequestID int64) (int, obj) {
+	f.t.Helper()
+	return f.json(http.MethodPost, "/api_v2/jobs", with(f.private), obj{"job": obj{"worker_id": workerID, "job_request_id": jobRequestID}})
+}
+
+// upload posts a multipart body with the file under field to path.
+func (f *fake) upload(path, token, field, filename string, content []byte) (int, obj) {
+	f.t.Helper()
+	var buf bytes.Buffer
+	w := multipart.NewWriter(&buf)
+	if field != "" {
+		part, err := w.CreateFormFile(field, filename)
+		require.NoError(f.t, err)
+		_, err = part.Write(content)
+		require.NoError(f.t, err)
+	}
+	require.NoError(f.t, w.WriteField("note", "ignored"))
+	require.NoError(f.t, w.Close())
+	return f.decode(f.send(http.MethodPost, path, with(token), w.FormDataContentType(), buf.Bytes()))
+}
+
+// keys answers the sorted keys of a decoded object.
+func keys(o obj) []string {
+	out := make([]string, 0, len(o))
+	for k := range o {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// sorted answers names sorted.
+func sorted(names ...string) []string {
+	sort.Strings(names)
+	return names
+}
+
+// invalidCase is a request the fake must refuse with a 422 naming field.
+type invalidCase struct {
+	method, path string
+	body         obj
+	field        string
+}
+
+// requireInvalid sends each case with the Private Pool token (a nil body sends none) and checks
+// its 422 and field.
+func (f *fake) requireInvalid(cases map[string]invalidCase) {
+	f.t.Helper()
+	for name, tc := range cases {
+		var b any
+		if tc.body != nil {
+			b = tc.body
+		}
+		status, body := f.json(tc.method, tc.path, with(f.private), b)
+		require.Equal(f.t, http.StatusUnprocessableEntity, status, name, body)
+		assert.Contains(f.t, fieldErrors(f.t, body), tc.field, name)
+	}
+}
+
+// patchState moves a Job through PATCH /jobs/:id; a refusal is an error "status <code>: <body>".
+func patchState(state string) func(*fake, int64) error {
+	return func(f *fake, id int64) error {
+		status, body := f.patchJob(id, obj{"state": state})
+		if status != http.StatusOK {
+			return fmt.Errorf("status %d: %v", status, body)
+		}
+		return nil
+	}
+}
+
+// moves are the ways a test moves a Job, by the state they enter.
+func moves() map[string]func(*fake, int64) error {
+	return map[string]func(*fake, int64) error{
+		"in_progress": func(f *fake, id int64) error { return f.StartJob(id) },
+		"paused":      func(f *fake, id int64) error { return f.Pause(id) },
+		"completed":   func(f *fake, id int64) error { return f.Complete(id) },
+		"approved":    func(f *fake, id int64) error { return f.Approve(id) },
+		"withdrawn":   func(f *fake, id int64) error { return f.Withdraw(id) },
+		"no_show":     func(f *fake, id int64) error { return f.NoShow(id) },
+		"cancelled":   patchState("cancelled"),
+		"filled":      patchState("filled"),
+		"rejected":    patchState("rejected"),
+	}
 }

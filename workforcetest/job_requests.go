@@ -2,13 +2,10 @@ package workforcetest
 
 import (
 	"encoding/json"
-	"fmt"
 	"math"
 	"net/http"
 	"reflect"
 	"slices"
-	"sort"
-	"strconv"
 	"strings"
 	"time"
 )
@@ -22,7 +19,7 @@ const (
 // jobRequest is a posted need for Workers; its Jobs are the Workers' assignments. Empty strings,
 // zero times and zero ids are null.
 type jobRequest struct {
-	id                    int64
+	stored
 	customerID            int64
 	employerID            int64
 	createdBy             pool
@@ -59,8 +56,6 @@ type jobRequest struct {
 	can                   string             // the undocumented "can" parameter, kept as sent
 	ranked                bool               // re_rank_workers ranked the whole Worker pool
 	reRanked              []int64            // the Workers the last re_rank_workers ranked, best first
-	createdAt             time.Time
-	updatedAt             time.Time
 }
 
 // badgeRequirement is a Badge a Job Request requires, a record of its own.
@@ -74,69 +69,45 @@ func (jr *jobRequest) requires(badgeID int64) bool {
 	return slices.ContainsFunc(jr.badges, func(r badgeRequirement) bool { return r.badgeID == badgeID })
 }
 
-// jobRequestRoutes are the Job Request endpoints.
-func (s *Server) jobRequestRoutes() []route {
-	return []route{
-		{http.MethodGet, "/api_v2/job_requests", false, s.listJobRequests},
-		{http.MethodPost, "/api_v2/job_requests", false, s.createJobRequest},
-		{http.MethodGet, "/api_v2/job_requests/{id}", false, s.getJobRequest},
-		{http.MethodPatch, "/api_v2/job_requests/{id}", false, s.updateJobRequest},
-		{http.MethodGet, "/api_v2/job_requests/{id}/rankings", false, s.rankings},
-		{http.MethodPost, "/api_v2/job_requests/{id}/resend_notifications", false, s.resendNotifications},
-		{http.MethodPost, "/api_v2/job_requests/{id}/re_rank_workers", false, s.reRankWorkers},
-	}
+// clone answers a copy of jr that shares nothing with it.
+func (jr *jobRequest) clone() *jobRequest {
+	c := *jr
+	c.preferredCandidateIDs = slices.Clone(jr.preferredCandidateIDs)
+	c.banList = slices.Clone(jr.banList)
+	c.badges = slices.Clone(jr.badges)
+	c.reRanked = slices.Clone(jr.reRanked)
+	return &c
 }
 
-// visibleJobRequest answers the Job Request with id if a token of pool p may see it (the Public
-// Pool sees only those it created), else a 404. The caller holds st.mu.
-func (st *store) visibleJobRequest(id int64, p pool) (*jobRequest, error) {
-	jr, ok := st.jobRequests.rows[id]
-	if !ok || (p == poolPublic && jr.createdBy != poolPublic) {
+// visibleTo tells whether a token of pool p may see jr: the Public Pool sees those it created.
+func (jr *jobRequest) visibleTo(p pool) bool { return p != poolPublic || jr.createdBy == poolPublic }
+
+// visibleJobRequest answers a copy of the Job Request with id if a token of pool p may see it,
+// else a 404.
+func visibleJobRequest(v view, id int64, p pool) (*jobRequest, error) {
+	jr, ok := v.jobRequest(id)
+	if !ok || !jr.visibleTo(p) {
 		return nil, errorf(http.StatusNotFound, "job request %d not found", id)
 	}
 	return jr, nil
 }
 
-// jobRequestFilter is the filters of GET /job_requests.
-type jobRequestFilter struct {
-	states         []string
-	customerID     int64
-	multiDayID     int64
-	classification string
-	w2HourlyRate   *float64
-	updated        timeRange
-	agentCode      *string // "Null" selects empty ones
-}
-
-// readJobRequestFilter reads the filters of GET /job_requests.
-func readJobRequestFilter(p params, fe fieldErrors) jobRequestFilter {
-	f := jobRequestFilter{states: commaList(p, "state"), updated: readUpdatedRange(p, fe),
-		w2HourlyRate: readRateFilter(p, fe)}
-	f.customerID = optionalID(p, fe, "company_id")
-	f.multiDayID = optionalID(p, fe, "multi_day_job_request_id")
-	f.classification, _ = p.str("classification")
-	if code, ok := p.str("agent_code"); ok {
-		f.agentCode = &code
-	}
-	return f
-}
-
-// match tells whether jr passes every filter that is set.
-func (f jobRequestFilter) match(jr *jobRequest) bool {
-	switch {
-	case f.states != nil && !slices.Contains(f.states, jr.state),
-		f.customerID != 0 && jr.customerID != f.customerID,
-		f.multiDayID != 0 && jr.multiDayID != f.multiDayID,
-		f.classification != "" && jr.classification != f.classification,
-		!f.updated.contains(jr.updatedAt),
-		!rateMatches(f.w2HourlyRate, jr.w2HourlyRate):
-		return false
-	case f.agentCode != nil && *f.agentCode == "Null":
-		return jr.agentCode == ""
-	case f.agentCode != nil:
-		return jr.agentCode == *f.agentCode
-	}
-	return true
+// jobRequestFilters are the filters of GET /job_requests (CONTRACT §6).
+var jobRequestFilters = []filter[jobRequest]{
+	byKey("state", func(jr *jobRequest) string { return jr.state }, true, asText),
+	byKey("company_id", func(jr *jobRequest) string { return itoa(jr.customerID) }, false, asID("company_id")),
+	byKey("multi_day_job_request_id", func(jr *jobRequest) string { return itoa(jr.multiDayID) }, false,
+		asID("multi_day_job_request_id")),
+	byKey("classification", func(jr *jobRequest) string { return jr.classification }, false, asText),
+	byKey("w2_hourly_rate", func(jr *jobRequest) string { return rateKey(jr.w2HourlyRate) }, false, asRate),
+	byUpdated(func(jr *jobRequest) time.Time { return jr.updatedAt }),
+	// agent_code: the literal Null selects the Job Requests without one.
+	byKey("agent_code", func(jr *jobRequest) string { return jr.agentCode }, false, func(v string, _ fieldErrors) string {
+		if v == "Null" {
+			return ""
+		}
+		return v
+	}),
 }
 
 // listJobRequests serves GET /api_v2/job_requests: the visible Job Requests that pass the
@@ -144,24 +115,25 @@ func (f jobRequestFilter) match(jr *jobRequest) bool {
 func (s *Server) listJobRequests(c *call) (any, error) {
 	fe := fieldErrors{}
 	pg := readPage(c.p, fe)
-	f := readJobRequestFilter(c.p, fe)
+	sels := readFilters(jobRequestFilters, c.p, fe)
 	if err := fe.err(); err != nil {
 		return nil, err
 	}
-	var out []jobRequestJSON
-	err := s.st.run(func() error {
-		out = listPage(s.st.jobRequests.order, pg, func(jr *jobRequest) bool {
-			return (c.pool != poolPublic || jr.createdBy == poolPublic) && f.match(jr)
-		}, s.st.renderJobRequest)
+	sels = append(sels, only(func(jr *jobRequest) bool { return jr.visibleTo(c.pool) }))
+	out := []jobRequestJSON{}
+	err := s.st.read(func(v view) error {
+		for _, jr := range pageOf(v, &v.st.jobRequests, nil, sels, pg) {
+			out = append(out, renderJobRequest(v, jr))
+		}
 		return nil
 	})
 	return map[string][]jobRequestJSON{"job_requests": out}, err
 }
 
-// answerJobRequest runs find inside st.run and answers the Job Request it finds wrapped as
-// {"job_request": {...}}.
-func (st *store) answerJobRequest(find func() (*jobRequest, error)) (any, error) {
-	return answerOne(st, "job_request", find, st.renderJobRequest)
+// answerJobRequest answers the Job Request with id wrapped as {"job_request": {...}}.
+func answerJobRequest(v view, id int64) map[string]jobRequestJSON {
+	jr, _ := v.jobRequest(id)
+	return map[string]jobRequestJSON{"job_request": renderJobRequest(v, jr)}
 }
 
 // getJobRequest serves GET /api_v2/job_requests/:id.
@@ -170,7 +142,15 @@ func (s *Server) getJobRequest(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.st.answerJobRequest(func() (*jobRequest, error) { return s.st.visibleJobRequest(id, c.pool) })
+	var out any
+	err = s.st.read(func(v view) error {
+		if _, err := visibleJobRequest(v, id, c.pool); err != nil {
+			return err
+		}
+		out = answerJobRequest(v, id)
+		return nil
+	})
+	return out, err
 }
 
 // createJobRequest serves POST /api_v2/job_requests. 403 for the Public Pool.
@@ -179,19 +159,22 @@ func (s *Server) createJobRequest(c *call) (any, error) {
 		return nil, err
 	}
 	f := fields{p: c.p, prefix: "job_request", fe: fieldErrors{}}
-	return s.st.answerJobRequest(func() (*jobRequest, error) {
-		now := s.st.now()
-		jr := jobRequest{classification: class1099, createdBy: c.pool, employerID: s.seed.EmployerID,
-			createdAt: now, updatedAt: now}
+	var out any
+	err := s.st.write(func(tx *tx) error {
+		now := tx.now()
+		jr := &jobRequest{classification: class1099, createdBy: c.pool, employerID: s.seed.EmployerID,
+			stored: stored{createdAt: now, updatedAt: now}}
 		f.oneOf(&jr.state, "state", statePosted, stateDraft)
-		s.st.readJobRequest(f, &jr)
+		readJobRequest(tx, f, jr)
 		if err := f.fe.err(); err != nil {
-			return nil, err
+			return err
 		}
-		jr.id = s.st.jobRequests.insert(&jr)
-		s.st.recordChange(changedJobRequest, jr.id, jr.state)
-		return &jr, nil
+		id := insert(tx, &tx.st.jobRequests, jr)
+		tx.recordChange(changedJobRequest, id, jr.state)
+		out = answerJobRequest(tx.view, id)
+		return nil
 	})
+	return out, err
 }
 
 // updateJobRequest serves PATCH /api_v2/job_requests/:id: job_request[…] fields (state only
@@ -214,45 +197,49 @@ func (s *Server) updateJobRequest(c *call) (any, error) {
 	if !ok {
 		reason = reasonJobRequestCancelled
 	}
-	return s.st.answerJobRequest(func() (*jobRequest, error) {
-		jr, err := s.st.visibleJobRequest(id, c.pool)
+	var out any
+	err = s.st.write(func(tx *tx) error {
+		current, err := visibleJobRequest(tx.view, id, c.pool)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		next := *jr
-		state := jr.state
+		next := current.clone()
+		state := current.state
 		f.oneOf(&state, "state", statePosted, stateDraft)
-		if state != jr.state && !(jr.state == stateDraft && state == statePosted) {
-			f.fe.add("state", "cannot change from "+jr.state+" to "+state+" through job_request[state]")
+		if state != current.state && !(current.state == stateDraft && state == statePosted) {
+			f.fe.add("state", "cannot change from "+current.state+" to "+state+" through job_request[state]")
 		}
-		s.st.readJobRequest(f, &next)
+		readJobRequest(tx, f, next)
 		if err := f.fe.err(); err != nil {
-			return nil, err
+			return err
 		}
 		if hasCancel {
-			if refusal := stateTable(jobRequestMovesTo).refusal(jr.state, stateCancelled, "Job Request"); refusal != "" {
-				return nil, invalid("state", refusal)
+			if refusal := stateTable(jobRequestMovesTo).refusal(current.state, stateCancelled, "Job Request"); refusal != "" {
+				return invalid("state", refusal)
 			}
 		}
-		if !reflect.DeepEqual(next, *jr) {
-			next.updatedAt = s.st.now()
-			*jr = next
+		jr, _ := tx.editJobRequest(id)
+		if !reflect.DeepEqual(next, current) {
+			next.updatedAt = tx.now()
+			*jr = *next
 		}
 		if state != jr.state {
-			_ = s.st.moveJobRequest(jr, state, s.st.now()) // draft → posted is in the table
+			_ = tx.moveJobRequest(jr, state, tx.now()) // draft → posted is in the table
 		}
 		if hasCancel {
-			return jr, s.st.cancelJobRequest(jr, reason)
+			err = tx.cancelJobRequest(jr, reason)
+		} else {
+			tx.syncJobRequest(id) // slots may have changed
 		}
-		s.st.syncJobRequest(jr) // slots may have changed
-		return jr, nil
+		out = answerJobRequest(tx.view, id)
+		return err
 	})
+	return out, err
 }
 
 // readJobRequest reads the job_request[…] write parameters into jr and checks them together:
 // classification w2 needs w2_hourly_rate and a Customer that may post it, ids must exist.
-// The caller holds st.mu.
-func (st *store) readJobRequest(f fields, jr *jobRequest) {
+func readJobRequest(tx *tx, f fields, jr *jobRequest) {
 	f.text(&jr.name, "request_name", 1, 255)
 	f.text(&jr.zip, "zip", 1, 20)
 	f.text(&jr.city, "city", 1, 100)
@@ -276,34 +263,34 @@ func (st *store) readJobRequest(f fields, jr *jobRequest) {
 	f.boolean(&jr.usePendingState, "use_pending_state")
 	f.text(&jr.agentCode, "agent_code", 1, 25)
 	f.integer(&jr.notificationDistance, "notification_distance", 0)
-	f.ids(&jr.preferredCandidateIDs, "preferred_candidate_ids")
-	f.ids(&jr.banList, "ban_list")
+	f.idList(&jr.preferredCandidateIDs, "preferred_candidate_ids")
+	f.idList(&jr.banList, "ban_list")
 	if v, ok := f.value("push_all_notifications_asap"); ok && v != nil {
 		readOnOff(f.p, f.fe, &jr.pushAll, f.prefix, "push_all_notifications_asap")
 	}
 	f.id(&jr.multiDayID, "multi_day_job_request_id")
 	f.text(&jr.can, "can", 0, 255)
-	st.readBadgeRequirements(f, jr)
-	if jr.multiDayID != 0 && st.multiDays.rows[jr.multiDayID] == nil {
+	readBadgeRequirements(tx, f, jr)
+	if jr.multiDayID != 0 && !exists(tx.multiDay(jr.multiDayID)) {
 		f.fe.add("multi_day_job_request_id", "does not exist")
 	}
 	for _, r := range jr.badges {
-		if st.badges.rows[r.badgeID] == nil {
+		if !exists(tx.badge(r.badgeID)) {
 			f.fe.add("badge_requirements_attributes", "badge "+itoa(r.badgeID)+" does not exist")
 		}
 	}
 	for name, list := range map[string][]int64{"preferred_candidate_ids": jr.preferredCandidateIDs, "ban_list": jr.banList} {
 		for _, id := range list {
-			if _, msg := st.userOfKind(id, kindWorker); msg != "" {
+			if _, msg := userOfKind(tx.view, id, kindWorker); msg != "" {
 				f.fe.add(name, "user "+itoa(id)+" "+msg)
 			}
 		}
 	}
-	employer, _ := st.userOfKind(jr.employerID, kindEmployer)
+	employer, _ := userOfKind(tx.view, jr.employerID, kindEmployer)
 	if _, present := f.value("employer_id"); present {
 		f.id(&jr.employerID, "employer_id")
 		var msg string
-		if employer, msg = st.userOfKind(jr.employerID, kindEmployer); msg != "" {
+		if employer, msg = userOfKind(tx.view, jr.employerID, kindEmployer); msg != "" {
 			f.fe.add("employer_id", msg)
 		}
 	}
@@ -321,7 +308,7 @@ func (st *store) readJobRequest(f fields, jr *jobRequest) {
 	if jr.classification == classW2 && jr.w2HourlyRate == "" {
 		f.fe.add("w2_hourly_rate", "can't be blank for a w2 job request")
 	}
-	if c := st.customers.rows[jr.customerID]; c != nil &&
+	if c, ok := tx.customer(jr.customerID); ok &&
 		((jr.classification == classW2 && !c.canPostW2) || (jr.classification == class1099 && !c.canPost1099)) {
 		f.fe.add("classification", "customer "+itoa(c.id)+" may not post "+jr.classification+" job requests")
 	}
@@ -366,8 +353,8 @@ func readOnOff(p params, fe fieldErrors, dst *bool, path ...string) {
 
 // readBadgeRequirements reads badge_requirements_attributes: an array of {"badge_id": N} (or of
 // ids), or a form's indexed hash (…[0][badge_id]=N). It replaces the requirements: one still
-// required keeps its record, a new one is a new record. The caller holds st.mu.
-func (st *store) readBadgeRequirements(f fields, jr *jobRequest) {
+// required keeps its record, a new one is a new record.
+func readBadgeRequirements(tx *tx, f fields, jr *jobRequest) {
 	v, present := f.value("badge_requirements_attributes")
 	if !present {
 		return
@@ -390,134 +377,10 @@ func (st *store) readBadgeRequirements(f fields, jr *jobRequest) {
 			out = append(out, jr.badges[i])
 			continue
 		}
-		now := st.now()
-		out = append(out, badgeRequirement{id: next(&st.lastBadgeRequirement), badgeID: id, createdAt: now, updatedAt: now})
+		now := tx.now()
+		out = append(out, badgeRequirement{id: next(&tx.st.lastBadgeRequirement), badgeID: id, createdAt: now, updatedAt: now})
 	}
 	jr.badges = out
-}
-
-// ranking is one Worker's place in a Job Request's ranking.
-type ranking struct {
-	Rank     int               `json:"rank"`
-	WorkerID int64             `json:"worker_id"`
-	Score    string            `json:"score"`
-	Worker   *embeddedUserJSON `json:"worker"`
-}
-
-// rankings serves GET /api_v2/job_requests/:id/rankings: {"rankings": [...]}, rank ascending.
-// 403 for the Public Pool.
-func (s *Server) rankings(c *call) (any, error) {
-	id, err := c.privateID()
-	if err != nil {
-		return nil, err
-	}
-	var out []ranking
-	err = s.st.run(func() error {
-		jr, err := s.st.visibleJobRequest(id, c.pool)
-		if err == nil {
-			out = s.st.rank(jr)
-		}
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	return map[string][]ranking{"rankings": out}, nil
-}
-
-// rank ranks the Workers who applied to jr (hold a Job on it, in any state) and its preferred
-// candidates, or, once re_rank_workers ran, every Worker; never those on its ban list. The
-// score is the Worker's rating / 5 (0.5 without a rating), plus 0.05 for a preferred candidate,
-// at most 1; ties go to the lower id. The caller holds st.mu.
-func (st *store) rank(jr *jobRequest) []ranking {
-	type scored struct {
-		u     *user
-		score float64
-	}
-	candidates := map[int64]bool{}
-	for _, j := range st.jobs.rows {
-		if j.jobRequestID == jr.id {
-			candidates[j.workerID] = true
-		}
-	}
-	for _, id := range jr.preferredCandidateIDs {
-		candidates[id] = true
-	}
-	var list []scored
-	for _, u := range st.users.rows {
-		if u.kind != kindWorker || slices.Contains(jr.banList, u.id) || !(jr.ranked || candidates[u.id]) {
-			continue
-		}
-		score := 0.5
-		if r, err := strconv.ParseFloat(u.rating, 64); err == nil {
-			score = r / 5
-		}
-		if slices.Contains(jr.preferredCandidateIDs, u.id) {
-			score += 0.05
-		}
-		list = append(list, scored{u, min(score, 1)})
-	}
-	sort.Slice(list, func(i, k int) bool {
-		if list[i].score != list[k].score {
-			return list[i].score > list[k].score
-		}
-		return list[i].u.id < list[k].u.id
-	})
-	out := make([]ranking, len(list))
-	for i, sc := range list {
-		out[i] = ranking{Rank: i + 1, WorkerID: sc.u.id, Score: fmt.Sprintf("%.2f", sc.score), Worker: st.renderEmbeddedUser(sc.u)}
-	}
-	return out
-}
-
-// resendNotifications serves POST /api_v2/job_requests/:id/resend_notifications with an
-// optional push_all_notifications_asap (on/off, top level or under job_request), answering the
-// Job Request. updated_at moves only when the switch changes. 403 for the Public Pool.
-func (s *Server) resendNotifications(c *call) (any, error) {
-	return s.jobRequestAction(c, func(jr *jobRequest) error {
-		fe := fieldErrors{}
-		push := jr.pushAll
-		for _, path := range [][]string{{"push_all_notifications_asap"}, {"job_request", "push_all_notifications_asap"}} {
-			if _, ok := c.p.str(path...); ok {
-				readOnOff(c.p, fe, &push, path...)
-			}
-		}
-		if err := fe.err(); err != nil {
-			return err
-		}
-		if push != jr.pushAll {
-			jr.pushAll, jr.updatedAt = push, s.st.now()
-		}
-		return nil
-	})
-}
-
-// reRankWorkers serves POST /api_v2/job_requests/:id/re_rank_workers: from then on its rankings
-// list every Worker not banned. It answers the Job Request. 403 for the Public Pool.
-func (s *Server) reRankWorkers(c *call) (any, error) {
-	return s.jobRequestAction(c, func(jr *jobRequest) error {
-		jr.ranked = true
-		jr.reRanked = jr.reRanked[:0:0]
-		for _, r := range s.st.rank(jr) {
-			jr.reRanked = append(jr.reRanked, r.WorkerID)
-		}
-		return nil
-	})
-}
-
-// jobRequestAction runs act on the Job Request of the path and answers it. 403 for the Public Pool.
-func (s *Server) jobRequestAction(c *call, act func(*jobRequest) error) (any, error) {
-	id, err := c.privateID()
-	if err != nil {
-		return nil, err
-	}
-	return s.st.answerJobRequest(func() (*jobRequest, error) {
-		jr, err := s.st.visibleJobRequest(id, c.pool)
-		if err != nil {
-			return nil, err
-		}
-		return jr, act(jr)
-	})
 }
 
 // badgeRequirementJSON is one entry of badge_requirements (CONTRACT §10).
@@ -597,13 +460,14 @@ func idTexts(ids []int64) []string {
 	return out
 }
 
-// renderJobRequest writes jr. The caller holds st.mu.
-func (st *store) renderJobRequest(jr *jobRequest) jobRequestJSON {
+// renderJobRequest writes jr.
+func renderJobRequest(v view, jr *jobRequest) jobRequestJSON {
+	jobs := v.jobsOf(jr.id)
 	out := jobRequestJSON{
 		ID: jr.id, State: jr.state, RequestName: jr.name, CustomerID: optID(jr.customerID), CompanyID: optID(jr.customerID),
 		EmployerID: optID(jr.employerID), Zip: jr.zip, PostalCode: jr.zip, Country: "US", City: jr.city, Address: jr.address,
 		Venue: optString(jr.venue), Latitude: optNumber(jr.latitude), Longitude: optNumber(jr.longitude),
-		Timezone: "America/Los_Angeles", Slots: jr.slots, FilledSlots: st.filledSlots(jr), Category: jr.category,
+		Timezone: "America/Los_Angeles", Slots: jr.slots, FilledSlots: countSlots(jobs), Category: jr.category,
 		Description: optString(jr.description), DescriptionTasks: optString(jr.descriptionTasks),
 		DescriptionCompany: optString(jr.descriptionCompany), DescriptionTravel: optString(jr.descriptionTravel),
 		DescriptionSkills: optString(jr.descriptionSkills), DescriptionContact: optString(jr.descriptionContact),
@@ -631,7 +495,7 @@ func (st *store) renderJobRequest(jr *jobRequest) jobRequestJSON {
 		out.StartTime = &s
 	}
 	for _, id := range jr.preferredCandidateIDs {
-		if u := st.users.rows[id]; u != nil {
+		if u, ok := v.user(id); ok {
 			out.PreferredWonoloersInfo = append(out.PreferredWonoloersInfo, u.firstName+" "+u.lastName)
 		}
 	}
@@ -640,24 +504,16 @@ func (st *store) renderJobRequest(jr *jobRequest) jobRequestJSON {
 		out.ReRankedWorkerIDs = &s
 	}
 	for _, r := range jr.badges {
-		b := st.badges.rows[r.badgeID]
-		if b == nil {
+		b, ok := v.badge(r.badgeID)
+		if !ok {
 			continue
 		}
 		out.BadgeRequirements = append(out.BadgeRequirements, badgeRequirementJSON{ID: r.id, BadgeID: r.badgeID,
 			JobRequestID: jr.id, BadgeName: b.name, BadgeIconURL: optString(b.iconURL), BadgeDescription: b.description,
 			CreatedAt: localTime(r.createdAt), UpdatedAt: localTime(r.updatedAt)})
 	}
-	for _, j := range st.jobsOf[jr.id] {
+	for _, j := range jobs {
 		out.CachedJobStates[j.state]++
 	}
 	return out
-}
-
-// optInt answers nil (JSON null) for 0.
-func optInt(n int) *int {
-	if n == 0 {
-		return nil
-	}
-	return &n
 }

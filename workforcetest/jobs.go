@@ -6,95 +6,207 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 )
 
-// jobFilter is the filters of GET /jobs.
-type jobFilter struct {
-	states         []string
-	jobRequestID   int64
-	classification string
-	w2HourlyRate   *float64
-	w2PayStatus    string
-	updated        timeRange
+// job is a Worker's assignment to a Job Request. Zero times and empty strings are null.
+type job struct {
+	stored
+	jobRequestID    int64
+	workerID        int64
+	owner           pool // the pool that created its Job Request, which sees it
+	state           string
+	confirmedAt     time.Time
+	startedAt       time.Time
+	completedAt     time.Time
+	finishedAt      time.Time
+	workingSince    time.Time     // when the current in_progress stretch began
+	worked          time.Duration // in_progress time before workingSince
+	hoursWorked     *float64      // set on completion
+	actualDuration  *int          // minutes, set by PATCH
+	requestorNotes  string
+	classification  string
+	adjustedWage    string
+	w2HourlyRate    string
+	w2PaymentRef    string
+	w2PayStatus     string
+	cancelledReason string
+	transitions     []transition // oldest first
 }
 
-// readJobFilter reads the filters of GET /jobs. Unknown enum values match nothing; a malformed
-// number or date-time is a 422.
-func readJobFilter(p params, fe fieldErrors) jobFilter {
-	f := jobFilter{states: commaList(p, "state"), updated: readUpdatedRange(p, fe),
-		jobRequestID: optionalID(p, fe, "job_request_id"), w2HourlyRate: readRateFilter(p, fe)}
-	f.classification, _ = p.str("classification")
-	f.w2PayStatus, _ = p.str("w2_pay_status")
-	return f
+// transition records one state change of a Job.
+type transition struct {
+	id                  int64
+	name                string
+	createdAt           time.Time
+	latitude, longitude string // set when the Worker moved on site
 }
 
-// match tells whether j passes every filter that is set.
-func (f jobFilter) match(j *job) bool {
-	switch {
-	case f.states != nil && !slices.Contains(f.states, j.state),
-		f.jobRequestID != 0 && j.jobRequestID != f.jobRequestID,
-		f.classification != "" && j.classification != f.classification,
-		f.w2PayStatus != "" && j.w2PayStatus != f.w2PayStatus,
-		!f.updated.contains(j.updatedAt),
-		!rateMatches(f.w2HourlyRate, j.w2HourlyRate):
-		return false
+// clone answers a copy of j that shares nothing with it.
+func (j *job) clone() *job {
+	c := *j
+	c.transitions = slices.Clone(j.transitions)
+	if j.hoursWorked != nil {
+		h := *j.hoursWorked
+		c.hoursWorked = &h
 	}
-	return true
+	if j.actualDuration != nil {
+		d := *j.actualDuration
+		c.actualDuration = &d
+	}
+	return &c
 }
 
-// answerJob runs find inside st.run and answers the Job it finds wrapped as {"job": {...}},
-// the answer of show, create and update, as a token of pool p sees it.
-func (st *store) answerJob(p pool, find func() (*job, error)) (any, error) {
-	return answerOne(st, "job", find, func(j *job) jobJSON { return st.renderJobFor(j, p) })
+// visibleTo tells whether a token of pool p may see j: the Public Pool sees only the Jobs of the
+// Job Requests it created.
+func (j *job) visibleTo(p pool) bool { return p != poolPublic || j.owner == poolPublic }
+
+// visibleJob answers a copy of the Job with id if a token of pool p may see it, else a 404.
+func visibleJob(v view, id int64, p pool) (*job, error) {
+	j, ok := v.job(id)
+	if !ok || !j.visibleTo(p) {
+		return nil, errorf(http.StatusNotFound, "job %d not found", id)
+	}
+	return j, nil
+}
+
+// jobFilters are the filters of GET /jobs (CONTRACT §6). Unknown values of state,
+// classification and w2_pay_status match nothing; a malformed id, number or date-time is a 422.
+var jobFilters = []filter[job]{
+	byKey("state", func(j *job) string { return j.state }, true, asText),
+	byKey("job_request_id", func(j *job) string { return itoa(j.jobRequestID) }, false, asID("job_request_id")),
+	byKey("classification", func(j *job) string { return j.classification }, false, asText),
+	byKey("w2_hourly_rate", func(j *job) string { return rateKey(j.w2HourlyRate) }, false, asRate),
+	byKey("w2_pay_status", func(j *job) string { return j.w2PayStatus }, false, asText),
+	byUpdated(func(j *job) time.Time { return j.updatedAt }),
+}
+
+// jobKeys are the keys the Jobs are filed by besides their filters': the pool that sees them,
+// and their Worker.
+var jobKeys = map[string]func(*job) string{
+	"owner":  func(j *job) string { return j.owner.key() },
+	"worker": func(j *job) string { return itoa(j.workerID) },
+}
+
+// jobJSON is a Job as the API writes it (CONTRACT §6 Jobs, in the keys and forms of §10), with
+// the seed's worker_id and cancelled_reason besides.
+type jobJSON struct {
+	ID              int64             `json:"id"`
+	State           string            `json:"state"`
+	JobRequestID    int64             `json:"job_request_id"`
+	WorkerID        int64             `json:"worker_id"`
+	CreatedAt       string            `json:"created_at"`
+	UpdatedAt       string            `json:"updated_at"`
+	ConfirmedAt     *string           `json:"confirmed_at"`
+	StartedAt       *string           `json:"started_at"`
+	CompletedAt     *string           `json:"completed_at"`
+	HoursWorked     float64           `json:"hours_worked"`
+	ActualDuration  *int              `json:"actual_duration"`
+	FinishedAt      *string           `json:"finished_at"`
+	TimeToStart     *int64            `json:"time_to_start"`
+	AdjustedWage    *json.Number      `json:"adjusted_wage"`
+	RequestorNotes  *string           `json:"requestor_notes"`
+	Classification  string            `json:"classification"`
+	W2HourlyRate    any               `json:"w2_hourly_rate"` // "" on a 1099 Job, a number on a W2 Job
+	W2PaymentRef    *string           `json:"w2_payment_ref"`
+	W2PayStatus     *string           `json:"w2_pay_status"`
+	CancelledReason *string           `json:"cancelled_reason"`
+	Worker          *embeddedUserJSON `json:"worker"`
+	Employer        *embeddedUserJSON `json:"employer"`
+	Transitions     []transitionJSON  `json:"transitions"`
+
+	start time.Time // the start its TimeToStart counts to, for the render cache
+}
+
+// transitionJSON is one state change of a Job as the API writes it.
+type transitionJSON struct {
+	ID        int64   `json:"id"`
+	JobID     int64   `json:"job_id"`
+	CreatedAt string  `json:"created_at"`
+	Name      string  `json:"name"`
+	Latitude  *string `json:"latitude"`
+	Longitude *string `json:"longitude"`
+}
+
+// renderJob writes j with its Worker, its Job Request's employer and its transitions (newest
+// first).
+func renderJob(v view, j *job) jobJSON {
+	out := jobJSON{
+		ID: j.id, State: j.state, JobRequestID: j.jobRequestID, WorkerID: j.workerID,
+		CreatedAt: localTime(j.createdAt), UpdatedAt: localTime(j.updatedAt),
+		ConfirmedAt: optLocal(j.confirmedAt), StartedAt: optLocal(j.startedAt),
+		CompletedAt: optLocal(j.completedAt), FinishedAt: optLocal(j.finishedAt),
+		ActualDuration: j.actualDuration,
+		AdjustedWage:   optNumber(j.adjustedWage), RequestorNotes: optString(j.requestorNotes),
+		Classification: j.classification, W2HourlyRate: "",
+		W2PaymentRef: optString(j.w2PaymentRef), W2PayStatus: optString(j.w2PayStatus),
+		CancelledReason: optString(j.cancelledReason),
+		Transitions:     make([]transitionJSON, 0, len(j.transitions)),
+	}
+	if u, ok := v.user(j.workerID); ok {
+		out.Worker = renderEmbeddedUser(v, u)
+	}
+	if j.hoursWorked != nil {
+		out.HoursWorked = *j.hoursWorked
+	}
+	if rate := optNumber(j.w2HourlyRate); j.classification == classW2 && rate != nil {
+		out.W2HourlyRate = *rate
+	}
+	if jr, ok := v.jobRequest(j.jobRequestID); ok {
+		if u, ok := v.user(jr.employerID); ok {
+			out.Employer = renderEmbeddedUser(v, u)
+		}
+		if j.state == statePending || j.state == stateFilled {
+			minutes := minutesUntil(jr.startTime, v.now())
+			out.TimeToStart, out.start = &minutes, jr.startTime
+		}
+	}
+	for i := len(j.transitions) - 1; i >= 0; i-- {
+		t := j.transitions[i]
+		out.Transitions = append(out.Transitions, transitionJSON{
+			ID: t.id, JobID: j.id, Name: t.name, CreatedAt: utcTime(t.createdAt),
+			Latitude: optString(t.latitude), Longitude: optString(t.longitude),
+		})
+	}
+	return out
 }
 
 // renderJobFor writes j as a token of pool p sees it: its Worker and Employer are embedded only
 // when GET /users would show them to that token, and are null otherwise (the Public Pool sees
-// an Employer never, a Worker while it has an active Job on a Job Request of the pool's). The
-// caller holds st.mu.
-func (st *store) renderJobFor(j *job, p pool) jobJSON {
-	v := st.renderJob(j)
+// an Employer never, a Worker while it has an active Job on a Job Request of the pool's).
+func renderJobFor(v view, j *job, p pool) jobJSON {
+	out := renderJob(v, j)
 	if p != poolPublic {
-		return v
+		return out
 	}
-	if u := st.users.rows[j.workerID]; u == nil || !st.userVisible(u, p) {
-		v.Worker = nil
+	if u, ok := v.user(j.workerID); !ok || !userVisible(v, u, p) {
+		out.Worker = nil
 	}
-	v.Employer = nil // an Employer is never visible to the Public Pool (userVisible)
-	return v
+	out.Employer = nil // an Employer is never visible to the Public Pool (userVisible)
+	return out
 }
 
-// listJobs serves GET /api_v2/jobs: the visible Jobs that pass the filters, newest first, one page.
-// Inside the lock it walks only as far as the page (the Jobs of one Job Request when
-// job_request_id is given) and takes each Job's cached JSON, or renders the Jobs whose cache is
-// stale; the JSON is written and the page assembled outside the lock.
+// listJobs serves GET /api_v2/jobs: the visible Jobs that pass the filters, newest first, one
+// page. Under the read lock it finds the page's Jobs through the index and takes each one's
+// cached JSON, or renders those whose JSON is not cached; the JSON is written and the page
+// assembled after the lock is released.
 func (s *Server) listJobs(c *call) (any, error) {
 	fe := fieldErrors{}
 	pg := readPage(c.p, fe)
-	f := readJobFilter(c.p, fe)
+	sels := readFilters(jobFilters, c.p, fe)
 	if err := fe.err(); err != nil {
 		return nil, err
 	}
+	if c.pool == poolPublic {
+		sels = append(sels, whose(s.st.jobIndex, "owner", poolPublic.key()))
+	}
 	var out []jobEntry
-	st := s.st
-	err := st.read(func() error {
-		items := st.jobs.order
-		if f.jobRequestID != 0 {
-			items = st.jobsOf[f.jobRequestID]
-			f.jobRequestID = 0
+	err := s.st.read(func(v view) error {
+		ids := listed(&v.st.jobs, v.st.jobIndex, sels, pg)
+		out = make([]jobEntry, len(ids))
+		for i, id := range ids {
+			out[i] = v.jobEntry(id, c.pool)
 		}
-		var keep func(*job) bool
-		if c.pool == poolPublic || !f.all() {
-			keep = func(j *job) bool { return st.visible(j, c.pool) && f.match(j) }
-		}
-		entry := st.jobEntry
-		if c.pool == poolPublic { // rendered for the pool, not cached: what it sees moves with the clock
-			entry = func(j *job) jobEntry {
-				v := st.renderJobFor(j, c.pool)
-				return jobEntry{value: &v}
-			}
-		}
-		out = listPage(items, pg, keep, entry)
 		return nil
 	})
 	if err != nil {
@@ -117,69 +229,35 @@ func (s *Server) listJobs(c *call) (any, error) {
 	return rawJSON(append(buf, "]}"...)), nil
 }
 
-// renderedJob is a Job's JSON as written at one generation of the store, with the time_to_start
-// it held (which moves with the clock, not with the generation).
-type renderedJob struct {
-	gen         uint64
-	timeToStart *int64
-	json        []byte
-}
-
-// valid tells whether r is the JSON of its Job at generation gen with time_to_start tts.
-func (r *renderedJob) valid(gen uint64, tts *int64) bool {
-	return r != nil && r.gen == gen && (r.timeToStart == nil) == (tts == nil) &&
-		(tts == nil || *tts == *r.timeToStart)
-}
-
-// jobEntry is a Job of a page: its cached JSON, or its rendering to write (and cache, with job
-// set).
-type jobEntry struct {
-	cached   []byte
-	job      *job
-	rendered renderedJob
-	value    *jobJSON
-}
-
-// jobEntry answers j's entry of a page. The caller holds st.mu.
-func (st *store) jobEntry(j *job) jobEntry {
-	tts := st.timeToStart(j)
-	if r := j.rendered.Load(); r.valid(st.gen, tts) {
-		return jobEntry{cached: r.json}
-	}
-	v := st.renderJob(j)
-	return jobEntry{job: j, rendered: renderedJob{gen: st.gen, timeToStart: tts}, value: &v}
-}
-
-// body answers the entry's JSON, writing and caching it when it was rendered; it runs outside
-// st.mu.
-func (e jobEntry) body() []byte {
-	if e.value == nil {
-		return e.cached
-	}
-	data, err := json.Marshal(e.value)
-	if err != nil {
-		return []byte("null") // never: jobJSON holds no value json cannot write
-	}
-	if e.job != nil {
-		e.rendered.json = data
-		e.job.rendered.Store(&e.rendered)
-	}
-	return data
-}
-
-// all tells whether f has no filter set.
-func (f jobFilter) all() bool {
-	return f.states == nil && f.jobRequestID == 0 && f.classification == "" && f.w2PayStatus == "" &&
-		f.updated == (timeRange{}) && f.w2HourlyRate == nil
-}
-
-// getJob serves GET /api_v2/jobs/:id. The Public Pool sees only Jobs of its own Job Requests.
+// getJob serves GET /api_v2/jobs/:id, with the cached JSON of the Job when it has one. The Public
+// Pool sees only Jobs of its own Job Requests.
 func (s *Server) getJob(c *call) (any, error) {
 	id, err := c.pathID()
 	if err != nil {
 		return nil, err
 	}
-	return s.st.answerJob(c.pool, func() (*job, error) { return s.st.visibleJob(id, c.pool) })
+	var e jobEntry
+	err = s.st.read(func(v view) error {
+		if _, err := visibleJob(v, id, c.pool); err != nil {
+			return err
+		}
+		e = v.jobEntry(id, c.pool)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	body := e.body()
+	buf := s.buffers.get(len(`{"job":}`) + len(body))
+	buf = append(append(append(buf, `{"job":`...), body...), '}')
+	return rawJSON(buf), nil
+}
+
+// answerJob answers the Job with id as a token of pool p sees it, wrapped as {"job": {...}}:
+// the answer of create and update.
+func answerJob(v view, id int64, p pool) map[string]jobJSON {
+	j, _ := v.job(id)
+	return map[string]jobJSON{"job": renderJobFor(v, j, p)}
 }
 
 // createJob serves POST /api_v2/jobs and POST /api_v2/jobs/assign: job[worker_id]*,
@@ -195,9 +273,15 @@ func (s *Server) createJob(c *call) (any, error) {
 		return nil, err
 	}
 	notes, _ := c.p.str("job", "requestor_notes")
-	return s.st.answerJob(c.pool, func() (*job, error) {
-		return s.st.createJob(jobRequestID, workerID, stateFilled, notes, newJobAlways)
+	var out any
+	err := s.st.write(func(tx *tx) error {
+		id, err := tx.createJob(jobRequestID, workerID, stateFilled, notes, newJobAlways)
+		if err == nil {
+			out = answerJob(tx.view, id, c.pool)
+		}
+		return err
 	})
+	return out, err
 }
 
 // updateJob serves PATCH /api_v2/jobs/:id. 403 for the Public Pool.
@@ -206,17 +290,25 @@ func (s *Server) updateJob(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.st.answerJob(c.pool, func() (*job, error) { return s.st.patchJob(id, c.p) })
+	var out any
+	err = s.st.write(func(tx *tx) error {
+		err := tx.patchJob(id, c.p)
+		if err == nil {
+			out = answerJob(tx.view, id, c.pool)
+		}
+		return err
+	})
+	return out, err
 }
 
 // patchJob applies PATCH /jobs/:id's top-level state (cancelled; filled or rejected for a
 // pending Job), actual_duration (minutes ≥ 0) and cancelled_reason to the Job with id: all of
 // them, or (on a 404 or 422) none. updated_at moves only when something changes; a PATCH with
-// none of the three (all absent, null or blank) is a 422 "nothing to update". The caller holds st.mu.
-func (st *store) patchJob(id int64, p params) (*job, error) {
-	j, err := st.job(id)
-	if err != nil {
-		return nil, err
+// none of the three (all absent, null or blank) is a 422 "nothing to update".
+func (tx *tx) patchJob(id int64, p params) error {
+	j, ok := tx.editJob(id)
+	if !ok {
+		return errorf(http.StatusNotFound, "job %d not found", id)
 	}
 	fe := fieldErrors{}
 	state, hasState := p.str("state")
@@ -234,15 +326,15 @@ func (st *store) patchJob(id int64, p params) (*job, error) {
 	}
 	reason, hasReason := p.str("cancelled_reason")
 	if !hasState && !hasDuration && !hasReason {
-		return nil, &apiError{status: http.StatusUnprocessableEntity, msg: "nothing to update",
+		return &apiError{status: http.StatusUnprocessableEntity, msg: "nothing to update",
 			fields: fieldErrors{"state": {"nothing to update: send state, actual_duration or cancelled_reason (top level, not under job)"}}}
 	}
 	if err := fe.err(); err != nil {
-		return nil, err
+		return err
 	}
 	if hasState {
-		if err := st.move(j, state, offSite); err != nil { // bumps updated_at
-			return nil, err
+		if err := tx.move(j, state, offSite); err != nil { // bumps updated_at
+			return err
 		}
 	}
 	changed := false
@@ -253,7 +345,7 @@ func (st *store) patchJob(id int64, p params) (*job, error) {
 		j.cancelledReason, changed = reason, true
 	}
 	if changed {
-		j.updatedAt = st.now()
+		j.updatedAt = tx.now()
 	}
-	return j, nil
+	return nil
 }

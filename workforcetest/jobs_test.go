@@ -1,9 +1,13 @@
 package workforcetest_test
 
 import (
+	"context"
+	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strconv"
+	"sync"
 	"testing"
 	"time"
 
@@ -11,13 +15,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/workforce-marketplace/workforce-go/workforcetest"
-)
-
-// Timestamp styles of CONTRACT §10 as the fake writes them: a record's own times in US Pacific
-// time with milliseconds and the offset of the day, a transition's in UTC to the second.
-const (
-	localStamp = `^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}-0[78]:00$`
-	utcStamp   = `^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$`
 )
 
 // embeddedUserKeys are exactly the keys of a User embedded in a Job (CONTRACT §10).
@@ -162,7 +159,7 @@ func TestGetJob(t *testing.T) {
 	}
 }
 
-func TestPublicPool(t *testing.T) {
+func TestPublicPoolSeesOnlyItsJobs(t *testing.T) {
 	t.Parallel()
 	f := newFake(t)
 	seed := f.Seed()
@@ -276,4 +273,160 @@ func TestPatchJobNothingChanged(t *testing.T) {
 		assert.Equal(t, before["updated_at"], job["updated_at"], "the same values again: updated_at stays")
 		assert.Equal(t, before["transitions"], job["transitions"], "no transition appended")
 	}
+}
+
+func TestJobListFiltersSelectByEveryParameter(t *testing.T) {
+	t.Parallel()
+	start := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	f := newFake(t, workforcetest.WithClock(start))
+	seed := f.Seed()
+	w2Paid := idOf(f.createJob(seed.WorkerIDs[2], seed.JobRequestW2ID))
+	require.NoError(t, f.StartJob(w2Paid))
+	require.NoError(t, f.Complete(w2Paid))
+	require.NoError(t, f.Approve(w2Paid))
+	require.NoError(t, f.PayW2(w2Paid, "PAY-1"))
+	f.Advance(time.Hour + 500*time.Millisecond)
+	w2Approved := idOf(f.createJob(seed.WorkerIDs[3], seed.JobRequestW2ID))
+	require.NoError(t, f.StartJob(w2Approved))
+	require.NoError(t, f.Complete(w2Approved))
+	require.NoError(t, f.Approve(w2Approved))
+	f.Advance(time.Hour)
+	w2Filled := idOf(f.createJob(seed.WorkerIDs[4], seed.JobRequestW2ID))
+	filled1099 := idOf(f.createJob(seed.WorkerIDs[1], seed.JobRequest1099ID))
+	pending, err := f.Apply(seed.PendingJobRequestID, seed.WorkerIDs[5])
+	require.NoError(t, err)
+
+	secondHour := start.Add(time.Hour + 500*time.Millisecond)
+	for name, tc := range map[string]struct {
+		kv   []string
+		want []int64
+	}{
+		"state":                    {[]string{"state", "filled"}, []int64{filled1099, w2Filled, seed.PublicJobID}},
+		"states":                   {[]string{"state", "pending,approved"}, []int64{pending, w2Approved, w2Paid}},
+		"unknown state":            {[]string{"state", "exploded"}, nil},
+		"job_request_id":           {[]string{"job_request_id", strconv.FormatInt(seed.JobRequestW2ID, 10)}, []int64{w2Filled, w2Approved, w2Paid}},
+		"classification":           {[]string{"classification", "1099"}, []int64{pending, filled1099, seed.PublicJobID}},
+		"w2_hourly_rate":           {[]string{"w2_hourly_rate", "22.750"}, []int64{w2Filled, w2Approved, w2Paid}},
+		"other w2_hourly_rate":     {[]string{"w2_hourly_rate", "18.5"}, nil},
+		"w2_pay_status":            {[]string{"w2_pay_status", "not_started"}, []int64{w2Filled}},
+		"w2_pay_status pending":    {[]string{"w2_pay_status", "pending"}, []int64{w2Approved}},
+		"w2_pay_status paid":       {[]string{"w2_pay_status", "paid"}, []int64{w2Paid}},
+		"updated_after":            {[]string{"updated_after", secondHour.Format(time.RFC3339Nano)}, []int64{pending, filled1099, w2Filled, w2Approved}},
+		"updated_after offset":     {[]string{"updated_after", secondHour.Add(time.Hour).In(time.FixedZone("", 2*3600)).Format(time.RFC3339)}, []int64{pending, filled1099, w2Filled}},
+		"updated_before":           {[]string{"updated_before", secondHour.Format(time.RFC3339Nano)}, []int64{w2Paid, seed.PublicJobID}},
+		"updated between":          {[]string{"updated_after", start.Add(time.Minute).Format(time.RFC3339), "updated_before", start.Add(2 * time.Hour).Format(time.RFC3339)}, []int64{w2Approved}},
+		"combined":                 {[]string{"classification", "w2", "state", "filled"}, []int64{w2Filled}},
+		"empty value is no filter": {[]string{"state", ""}, []int64{pending, filled1099, w2Filled, w2Approved, w2Paid, seed.PublicJobID}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			status, body := f.get("/api_v2/jobs", f.private, tc.kv...)
+			require.Equal(t, http.StatusOK, status, body)
+			want := tc.want
+			if want == nil {
+				want = []int64{}
+			}
+			assert.Equal(t, want, listIDs(t, body, "jobs"))
+		})
+	}
+}
+
+func TestJobListRefusesMalformedFilters(t *testing.T) {
+	t.Parallel()
+	f := newFake(t)
+	for _, kv := range [][]string{
+		{"updated_after", "yesterday"}, {"updated_before", "2026-01-01"}, {"updated_after", "2026-01-01T00:00:00 01:00"},
+		{"job_request_id", "abc"}, {"w2_hourly_rate", "lots"},
+	} {
+		status, body := f.get("/api_v2/jobs", f.private, kv...)
+		require.Equal(t, http.StatusUnprocessableEntity, status, kv)
+		assert.Contains(t, fieldErrors(t, body), kv[0], kv)
+	}
+}
+
+// embedded answers the worker and employer a Job answer embeds.
+func embedded(t *testing.T, job obj) (worker, employer any) {
+	t.Helper()
+	w, ok := job["worker"]
+	require.True(t, ok, "a Job always has the worker key")
+	e, ok := job["employer"]
+	require.True(t, ok, "a Job always has the employer key")
+	return w, e
+}
+
+// TestPublicPoolSeesEmbeddedUsersAsUsers checks that the Users embedded in
+// a Job follow what GET /users shows the Public Pool: the Worker while it
+// has an active Job on the pool's Job Requests, then null (the Job keeps
+// worker_id); the Employer never. The Private Pool sees both throughout.
+// Show, list and the webhook of the change agree.
+func TestPublicPoolSeesEmbeddedUsersAsUsers(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	var bodies []obj
+	receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var b obj
+		_ = json.NewDecoder(r.Body).Decode(&b)
+		mu.Lock()
+		bodies = append(bodies, b)
+		mu.Unlock()
+	}))
+	defer receiver.Close()
+	f := newFake(t, workforcetest.WithWebhookReceiver(receiver.URL))
+	seed := f.Seed()
+	jobPath, workerPath := idPath("jobs", seed.PublicJobID), idPath("users", seed.WorkerIDs[0])
+
+	status, body := f.get(jobPath, f.public)
+	require.Equal(t, http.StatusOK, status)
+	worker, employer := embedded(t, body["job"].(obj))
+	assert.NotNil(t, worker, "the Worker of an active Job is visible")
+	assert.Nil(t, employer, "an Employer never is")
+
+	require.NoError(t, f.Withdraw(seed.PublicJobID)) // no longer active
+	status, _ = f.get(workerPath, f.public)
+	require.Equal(t, http.StatusNotFound, status, "GET /users hides the Worker")
+
+	status, body = f.get(jobPath, f.public)
+	require.Equal(t, http.StatusOK, status)
+	job := body["job"].(obj)
+	worker, employer = embedded(t, job)
+	assert.Nil(t, worker, "nor is it embedded")
+	assert.Nil(t, employer)
+	assert.EqualValues(t, seed.WorkerIDs[0], job["worker_id"], "the id stays")
+
+	status, body = f.get("/api_v2/jobs", f.public, "per", "50")
+	require.Equal(t, http.StatusOK, status)
+	for _, j := range body["jobs"].([]any) {
+		worker, employer = embedded(t, j.(obj))
+		assert.Nil(t, worker, "a list agrees")
+		assert.Nil(t, employer)
+	}
+
+	status, body = f.get(jobPath, f.private)
+	require.Equal(t, http.StatusOK, status)
+	worker, employer = embedded(t, body["job"].(obj))
+	assert.NotNil(t, worker, "the Private Pool sees every User")
+	assert.NotNil(t, employer)
+	assert.Equal(t, seed.WorkerIDs[0], int64(worker.(obj)["id"].(float64)))
+
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c, err := f.PublicClient()
+	require.NoError(t, err)
+	sdkJob, _, err := c.Jobs.Get(ctx, seed.PublicJobID)
+	require.NoError(t, err, "the SDK takes a Job without its Users")
+	assert.Nil(t, sdkJob.Worker)
+	assert.Nil(t, sdkJob.Employer)
+
+	require.NoError(t, f.WaitWebhooks(ctx))
+	mu.Lock()
+	defer mu.Unlock()
+	var seen bool
+	for _, b := range bodies {
+		if j, ok := b["job"].(obj); ok && j["state"] == "withdrawn" && int64(j["id"].(float64)) == seed.PublicJobID {
+			seen = true
+			worker, employer = embedded(t, j)
+			assert.Nil(t, worker, "the webhook of a Public Pool Job agrees")
+			assert.Nil(t, employer)
+		}
+	}
+	assert.True(t, seen, "the withdrawal was delivered")
 }

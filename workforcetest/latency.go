@@ -11,12 +11,9 @@ import (
 // server would; see Server.SetLatency.
 func WithLatency(d time.Duration) Option { return func(c *config) { c.latency = d } }
 
-// SetLatency makes every later API request (everything but the control API) wait d, real time,
-// before it is answered; 0 or less turns the latency off. Unlike a Delay fault it applies to
-// every request, not once; it is added to a Delay fault's wait. The request is recorded when it
-// arrives, and when its context ends during the wait (the client gave up, or the server is
-// closing) the connection is closed without an answer. Keep d under the server's write timeout
-// (a minute unless set otherwise), which it counts against.
+// SetLatency makes every later API request (not the control API) wait d, real time, before it is
+// answered, besides a Delay fault's wait; 0 or less turns the latency off. A request whose context
+// ends during the wait gets no answer. Keep d under the write timeout, a minute.
 func (s *Server) SetLatency(d time.Duration) { s.latency.Store(int64(max(d, 0))) }
 
 // Latency answers the latency every API request waits (see SetLatency).
@@ -40,16 +37,19 @@ func (s *Server) wait(w http.ResponseWriter, r *http.Request) bool {
 	}
 }
 
-// controlLatency serves GET /_fake/latency, answering {"latency_ms": N}, and POST
-// /_fake/latency?ms=N: SetLatency with N milliseconds (a whole number ≥ 0), answering the same.
-func (s *Server) controlLatency(c *call) (any, error) {
-	if c.r.Method == http.MethodPost {
-		text, _ := c.p.str("ms")
-		ms, err := strconv.ParseInt(strings.TrimSpace(text), 10, 32)
-		if err != nil || ms < 0 {
-			return nil, invalid("ms", "must be a whole number of milliseconds, 0 or more")
-		}
-		s.SetLatency(time.Duration(ms) * time.Millisecond)
-	}
+// controlLatency serves GET /_fake/latency, answering {"latency_ms": N}.
+func (s *Server) controlLatency(*call) (any, error) {
 	return map[string]int64{"latency_ms": s.Latency().Milliseconds()}, nil
+}
+
+// controlSetLatency serves POST /_fake/latency?ms=N: SetLatency with N milliseconds (a whole
+// number ≥ 0), answering as GET /_fake/latency.
+func (s *Server) controlSetLatency(c *call) (any, error) {
+	text, _ := c.p.str("ms")
+	ms, err := strconv.ParseInt(strings.TrimSpace(text), 10, 32)
+	if err != nil || ms < 0 {
+		return nil, invalid("ms", "must be a whole number of milliseconds, 0 or more")
+	}
+	s.SetLatency(time.Duration(ms) * time.Millisecond)
+	return s.controlLatency(c)
 }

@@ -20,7 +20,7 @@ func (f *fake) timed(path, token string) (time.Duration, int) {
 	return time.Since(start), status
 }
 
-func TestLatency(t *testing.T) {
+func TestLatencyDelaysEveryAPIRequest(t *testing.T) {
 	t.Parallel()
 	f := newFake(t, workforcetest.WithLatency(40*time.Millisecond)) // the two tokens waited too
 	assert.Equal(t, 40*time.Millisecond, f.Latency())

@@ -1,7 +1,6 @@
 package workforcetest
 
 import (
-	"net/http"
 	"strings"
 	"time"
 )
@@ -19,31 +18,19 @@ type message struct {
 // and Public Pool keys may write on those.
 func (s *Server) messages() resource[message, messageJSON] {
 	return resource[message, messageJSON]{
-		st: s.st, one: "message", many: "messages", rows: &s.st.messages,
-		meta: func(m *message) *stored { return &m.stored }, render: renderMessage,
-		read: s.st.readMessage, filter: readMessageFilter, publicWrites: true,
-		visible: func(m *message, p pool) bool {
-			j, ok := s.st.jobs.rows[m.jobID]
-			return ok && s.st.visible(j, p)
+		st: s.st, one: "message", many: "messages", table: &s.st.messages,
+		render: plain(renderMessage), read: readMessage, filters: messageFilters, publicWrites: true,
+		visible: func(v view, m *message, p pool) bool {
+			j, ok := v.job(m.jobID)
+			return ok && j.visibleTo(p)
 		},
-	}
-}
-
-// messageRoutes are the Message endpoints. Messages are not changed once sent.
-func (s *Server) messageRoutes() []route {
-	r := s.messages()
-	return []route{
-		{http.MethodGet, "/api_v2/messages", false, r.list},
-		{http.MethodPost, "/api_v2/messages", false, r.create},
-		{http.MethodGet, "/api_v2/messages/{id}", false, r.get},
 	}
 }
 
 // readMessage reads message[…] into m and checks it: body, job_id, sender_id and receiver_id
 // are required, the Job must be one the key sees, and the sender and the receiver must be its
-// Worker and its Job Request's employer, either way round. read_at is RFC 3339. The caller holds
-// st.mu.
-func (st *store) readMessage(f fields, m *message, _ int64) {
+// Worker and its Job Request's employer, either way round. read_at is RFC 3339.
+func readMessage(tx *tx, f fields, m *message, _ int64) {
 	f.text(&m.body, "body", 1, 5000)
 	f.text(&m.imageURL, "image_url", 0, 2048)
 	f.id(&m.jobID, "job_id")
@@ -61,13 +48,13 @@ func (st *store) readMessage(f fields, m *message, _ int64) {
 	if m.jobID == 0 || len(f.fe["job_id"]) > 0 {
 		return
 	}
-	j, ok := st.jobs.rows[m.jobID]
-	if !ok || !st.visible(j, f.pool) {
+	j, ok := tx.job(m.jobID)
+	if !ok || !j.visibleTo(f.pool) {
 		f.fe.add("job_id", "does not exist")
 		return
 	}
 	var employerID int64
-	if jr := st.jobRequests.rows[j.jobRequestID]; jr != nil {
+	if jr, ok := tx.jobRequest(j.jobRequestID); ok {
 		employerID = jr.employerID
 	}
 	pair := func(a, b int64) bool { return a == j.workerID && b == employerID }
@@ -85,13 +72,11 @@ func idText(id int64) string {
 	return itoa(id)
 }
 
-// readMessageFilter reads the filters of GET /messages: job_id, sender_id and receiver_id.
-func readMessageFilter(p params, fe fieldErrors) func(*message) bool {
-	job, sender, receiver := optionalID(p, fe, "job_id"), optionalID(p, fe, "sender_id"), optionalID(p, fe, "receiver_id")
-	return func(m *message) bool {
-		return (job == 0 || m.jobID == job) && (sender == 0 || m.senderID == sender) &&
-			(receiver == 0 || m.receiverID == receiver)
-	}
+// messageFilters are the filters of GET /messages.
+var messageFilters = []filter[message]{
+	byKey("job_id", func(m *message) string { return itoa(m.jobID) }, false, asID("job_id")),
+	byKey("sender_id", func(m *message) string { return itoa(m.senderID) }, false, asID("sender_id")),
+	byKey("receiver_id", func(m *message) string { return itoa(m.receiverID) }, false, asID("receiver_id")),
 }
 
 // messageJSON is a Message as the API writes it (CONTRACT §6 Messages).

@@ -1,7 +1,6 @@
 package workforcetest
 
 import (
-	"net/http"
 	"slices"
 )
 
@@ -22,32 +21,16 @@ type multiDay struct {
 
 // multiDays serves the Multi-day Job Requests from the store. Public Pool keys may read them
 // (job_request_ids then lists only their own days) but not write them, as for Job Requests.
-func (s *Server) multiDays(p pool) resource[multiDay, multiDayJSON] {
+func (s *Server) multiDays() resource[multiDay, multiDayJSON] {
 	return resource[multiDay, multiDayJSON]{
-		st: s.st, one: "multi_day_job_request", many: "multi_day_job_requests", rows: &s.st.multiDays,
-		meta:   func(m *multiDay) *stored { return &m.stored },
-		render: func(m *multiDay) multiDayJSON { return s.st.renderMultiDay(m, p) },
-		read:   readMultiDay,
-	}
-}
-
-// multiDayRoutes are the Multi-day Job Request endpoints.
-func (s *Server) multiDayRoutes() []route {
-	byPool := func(method func(resource[multiDay, multiDayJSON], *call) (any, error)) func(*call) (any, error) {
-		return func(c *call) (any, error) { return method(s.multiDays(c.pool), c) }
-	}
-	type r = resource[multiDay, multiDayJSON]
-	return []route{
-		{http.MethodGet, "/api_v2/multi_day_job_requests", false, byPool(r.list)},
-		{http.MethodPost, "/api_v2/multi_day_job_requests", false, byPool(r.create)},
-		{http.MethodGet, "/api_v2/multi_day_job_requests/{id}", false, byPool(r.get)},
-		{http.MethodPatch, "/api_v2/multi_day_job_requests/{id}", false, byPool(r.update)},
+		st: s.st, one: "multi_day_job_request", many: "multi_day_job_requests", table: &s.st.multiDays,
+		render: renderMultiDay, read: readMultiDay,
 	}
 }
 
 // readMultiDay reads multi_day_job_request[…] into m: repeat_type (daily or weekly) is required,
 // repeat_number is a whole number ≥ 1.
-func readMultiDay(f fields, m *multiDay, _ int64) {
+func readMultiDay(_ *tx, f fields, m *multiDay, _ int64) {
 	f.oneOf(&m.repeatType, "repeat_type", repeatDaily, repeatWeekly)
 	f.notBlank(map[string]string{"repeat_type": m.repeatType})
 	f.boolean(&m.sameWorkers, "same_workers")
@@ -65,17 +48,16 @@ type multiDayJSON struct {
 	UpdatedAt     string  `json:"updated_at"`
 }
 
-// renderMultiDay writes m with its days (oldest first) that a token of pool p may see. The
-// caller holds st.mu.
-func (st *store) renderMultiDay(m *multiDay, p pool) multiDayJSON {
+// renderMultiDay writes m with its days (oldest first) that a token of pool p may see.
+func renderMultiDay(v view, m *multiDay, p pool) multiDayJSON {
 	out := multiDayJSON{ID: m.id, RepeatType: m.repeatType, SameWorkers: m.sameWorkers,
 		RepeatNumber: optInt(m.repeatNumber), JobRequestIDs: []int64{},
 		CreatedAt: localTime(m.createdAt), UpdatedAt: localTime(m.updatedAt)}
-	for _, jr := range st.jobRequests.desc() {
-		if jr.multiDay && jr.multiDayID == m.id && (p != poolPublic || jr.createdBy == poolPublic) {
-			out.JobRequestIDs = append(out.JobRequestIDs, jr.id)
-		}
+	days := scan(v, &v.st.jobRequests, func(jr *jobRequest) bool {
+		return jr.multiDay && jr.multiDayID == m.id && (p != poolPublic || jr.createdBy == poolPublic)
+	}, 0)
+	for _, jr := range slices.Backward(days) {
+		out.JobRequestIDs = append(out.JobRequestIDs, jr.id)
 	}
-	slices.Reverse(out.JobRequestIDs)
 	return out
 }

@@ -13,9 +13,6 @@ import (
 	"strings"
 )
 
-// maxBody is the largest request body the fake reads.
-const maxBody = 1 << 20
-
 // body is a request body as read, and decoded: a JSON object, a form, or neither.
 type body struct {
 	raw   []byte
@@ -27,6 +24,9 @@ type body struct {
 // readBody reads at most limit bytes of the request body: a 413 beyond, a 422 on "body" when
 // it cannot be read (the client left, or sent it too slowly).
 func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
+	if r.Body == nil || r.Body == http.NoBody {
+		return nil, nil
+	}
 	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
 	var tooLarge *http.MaxBytesError
 	switch {

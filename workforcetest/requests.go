@@ -26,15 +26,10 @@ const (
 // redacted replaces the values of api_key and secret_key in the request log.
 const redacted = "[REDACTED]"
 
-// Request is a request the fake received, as Server.Requests reports it. The token parameter is
-// removed from Query and from JSON and form bodies, and the values of api_key, secret_key and
-// password fields (user[password], user[password_confirmation]) are replaced by "[REDACTED]".
-//
-// A request is recorded as it arrives, before it is routed or authenticated (faulted ones too).
-// Its body is kept only when the request carries a token the fake issued and that has not
-// expired, or is a POST /api_v2/authenticate (whose keys are redacted); of any other request,
-// Body is empty: whoever reaches the fake cannot make it keep what they send. A kept body is cut
-// to its first 64 KiB, after its secrets are redacted. BodySize says how long the body was.
+// Request is a request the fake received, as Server.Requests reports it: recorded as it arrives,
+// before it is routed or authenticated (faulted ones too), without its token, and with the values
+// of api_key, secret_key and password fields replaced by "[REDACTED]". Its body is kept only when
+// it carries a valid token or authenticates, and then at most 64 KiB of it.
 type Request struct {
 	// Method is the HTTP method.
 	Method string `json:"method"`
@@ -140,11 +135,11 @@ func cloneValues(v url.Values) url.Values {
 	return out
 }
 
-// record makes the log entry of r, whose body is raw, decoded as b, with secrets removed; the
+// record makes the log entry of r, whose query is query and body raw, decoded as b, with secrets removed; the
 // body is kept (its first maxLoggedBody bytes) only when keepBody says so. secrets answers the
 // keys and tokens to hide in a body that did not parse.
-func record(r *http.Request, raw []byte, b body, now time.Time, secrets func() []string, keepBody bool) Request {
-	query, _ := scrubValues(r.URL.Query())
+func record(r *http.Request, query url.Values, raw []byte, b body, now time.Time, secrets func() []string, keepBody bool) Request {
+	query, _ = scrubValues(query)
 	req := Request{Method: r.Method, Path: r.URL.Path, Query: query, Header: r.Header.Clone(), BodySize: int64(len(raw)), Time: now}
 	if !keepBody || len(raw) == 0 {
 		return req
@@ -166,13 +161,13 @@ func record(r *http.Request, raw []byte, b body, now time.Time, secrets func() [
 	return req
 }
 
-// keepsBody tells whether the log keeps the body of r, decoded as b: when r carries a token the
-// fake issued that has not expired, or authenticates.
-func (s *Server) keepsBody(r *http.Request, b body) bool {
+// keepsBody tells whether the log keeps the body of r, whose parameters are p: when r carries a
+// token the fake issued that has not expired, or authenticates.
+func (s *Server) keepsBody(r *http.Request, p params) bool {
 	if r.Method == http.MethodPost && r.URL.Path == "/api_v2/authenticate" {
 		return true
 	}
-	_, err := s.st.checkToken(newParams(r.URL.Query(), b))
+	_, err := s.tokens.check(p, s.clock.now())
 	return err == nil
 }
 
@@ -202,11 +197,7 @@ func (s *Server) secrets() []string {
 	for _, kp := range s.keys {
 		out = append(out, kp.APIKey, kp.SecretKey)
 	}
-	s.st.mu.Lock()
-	for tok := range s.st.tokens {
-		out = append(out, tok)
-	}
-	s.st.mu.Unlock()
+	out = append(out, s.tokens.all()...)
 	slices.SortFunc(out, func(a, b string) int { return len(b) - len(a) })
 	return out
 }

@@ -3,96 +3,89 @@ package workforcetest
 import (
 	"net/http"
 	"reflect"
-	"time"
 )
 
-// stored is what every stored resource has: its id and timestamps.
-type stored struct {
-	id                   int64
-	createdAt, updatedAt time.Time
-}
-
 // resource serves list, show, create and update of a resource without states (Customers,
-// Badges, Multi-day Job Requests) from its table, its reader and its renderer.
+// Badges, Users, Messages, Multi-day Job Requests) from its table, filters, reader and renderer.
 type resource[T, J any] struct {
 	st        *store
 	one, many string // the singular and plural names, "customer" and "customers"
-	rows      *table[T]
-	meta      func(*T) *stored
-	render    func(*T) J
-	// read reads the write parameters into v and checks them; id is 0 on create. It runs
-	// inside st.run.
-	read func(f fields, v *T, id int64)
-	// filter reads the list's filters (nil: none).
-	filter func(p params, fe fieldErrors) func(*T) bool
+	table     *table[T]
+	filters   []filter[T] // the filters of its list
+	// read reads the write parameters into x and checks them; id is 0 on create.
+	read func(tx *tx, f fields, x *T, id int64)
+	// render writes x as a token of pool p sees it.
+	render func(v view, x *T, p pool) J
 	// publicWrites tells whether Public Pool keys may create and update.
 	publicWrites bool
-	// visible tells whether a token of pool p may see v (nil: every token sees every record).
+	// visible tells whether a token of pool p may see x (nil: every token sees every record).
 	// A record a token may not see is left out of lists and is a 404 to it.
-	visible func(v *T, p pool) bool
+	visible func(v view, x *T, p pool) bool
 }
 
-// sees tells whether a token of pool p may see v.
-func (r resource[T, J]) sees(v *T, p pool) bool { return r.visible == nil || r.visible(v, p) }
+// plain lifts a renderer that needs neither the store nor the pool.
+func plain[T, J any](render func(*T) J) func(view, *T, pool) J {
+	return func(_ view, x *T, _ pool) J { return render(x) }
+}
+
+// sees tells whether a token of pool p may see x.
+func (r resource[T, J]) sees(v view, x *T, p pool) bool {
+	return r.visible == nil || r.visible(v, x, p)
+}
 
 // list serves GET /<many>: one page, newest first.
 func (r resource[T, J]) list(c *call) (any, error) {
 	fe := fieldErrors{}
 	pg := readPage(c.p, fe)
-	filter := func(*T) bool { return true }
-	if r.filter != nil {
-		filter = r.filter(c.p, fe)
-	}
+	sels := readFilters(r.filters, c.p, fe)
 	if err := fe.err(); err != nil {
 		return nil, err
 	}
-	keep := func(v *T) bool { return r.sees(v, c.pool) && filter(v) }
-	var out []J
-	err := r.st.run(func() error {
-		out = listPage(r.rows.order, pg, keep, r.render)
+	out := []J{}
+	err := r.st.read(func(v view) error {
+		if r.visible != nil {
+			sels = append(sels, only(func(x *T) bool { return r.visible(v, x, c.pool) }))
+		}
+		for _, x := range pageOf(v, r.table, nil, sels, pg) {
+			out = append(out, r.render(v, x, c.pool))
+		}
 		return nil
 	})
 	return map[string][]J{r.many: out}, err
 }
 
-// find answers the record of the path, or a 404. The caller holds st.mu.
-func (r resource[T, J]) find(c *call) (*T, error) {
+// find answers a copy of the record of the path, or a 404.
+func (r resource[T, J]) find(v view, c *call) (*T, error) {
 	id, err := c.pathID()
 	if err != nil {
 		return nil, err
 	}
-	v, ok := r.rows.rows[id]
-	if !ok || !r.sees(v, c.pool) {
+	x, ok := get(v, r.table, id)
+	if !ok || !r.sees(v, x, c.pool) {
 		return nil, errorf(http.StatusNotFound, "%s %d not found", r.one, id)
 	}
-	return v, nil
-}
-
-// answer runs fn inside st.run and answers the record it returns as {"<one>": {...}}.
-func (r resource[T, J]) answer(fn func() (*T, error)) (any, error) {
-	return answerOne(r.st, r.one, fn, r.render)
-}
-
-// answerOne runs find inside st.run and answers the record it finds rendered and wrapped in its
-// singular name, {"<key>": {...}}: the answer of show, create, update and actions.
-func answerOne[T, J any](st *store, key string, find func() (*T, error), render func(*T) J) (any, error) {
-	var out J
-	err := st.run(func() error {
-		v, err := find()
-		if err == nil {
-			out = render(v)
-		}
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	return map[string]J{key: out}, nil
+	return x, nil
 }
 
 // get serves GET /<many>/:id.
 func (r resource[T, J]) get(c *call) (any, error) {
-	return r.answer(func() (*T, error) { return r.find(c) })
+	var out J
+	err := r.st.read(func(v view) error {
+		x, err := r.find(v, c)
+		if err == nil {
+			out = r.render(v, x, c.pool)
+		}
+		return err
+	})
+	return wrap(r.one, out, err)
+}
+
+// wrap answers v wrapped in its singular name, {"<key>": {...}}, or err.
+func wrap[J any](key string, v J, err error) (any, error) {
+	if err != nil {
+		return nil, err
+	}
+	return map[string]J{key: v}, nil
 }
 
 // create serves POST /<many> with <one>[…] parameters.
@@ -102,19 +95,23 @@ func (r resource[T, J]) create(c *call) (any, error) {
 			return nil, err
 		}
 	}
-	return r.answer(func() (*T, error) {
+	var out J
+	err := r.st.write(func(tx *tx) error {
 		f := fields{p: c.p, prefix: r.one, fe: fieldErrors{}, pool: c.pool}
-		v := new(T)
-		r.read(f, v, 0)
+		x := new(T)
+		r.read(tx, f, x, 0)
 		if err := f.fe.err(); err != nil {
-			return nil, err
+			return err
 		}
-		m := r.meta(v)
-		m.createdAt = r.st.now()
+		m := r.table.meta(x)
+		m.createdAt = tx.now()
 		m.updatedAt = m.createdAt
-		m.id = r.rows.insert(v)
-		return v, nil
+		id := insert(tx, r.table, x)
+		x, _ = get(tx.view, r.table, id)
+		out = r.render(tx.view, x, c.pool)
+		return nil
 	})
+	return wrap(r.one, out, err)
 }
 
 // update serves PATCH (and PUT) /<many>/:id with <one>[…] parameters: all or nothing;
@@ -125,24 +122,30 @@ func (r resource[T, J]) update(c *call) (any, error) {
 			return nil, err
 		}
 	}
-	return r.answer(func() (*T, error) {
-		v, err := r.find(c)
+	var out J
+	err := r.st.write(func(tx *tx) error {
+		current, err := r.find(tx.view, c)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		f := fields{p: c.p, prefix: r.one, fe: fieldErrors{}, pool: c.pool}
 		if !f.any() {
-			return nil, invalid(r.one, "nothing to update: send "+r.one+"[…] fields")
+			return invalid(r.one, "nothing to update: send "+r.one+"[…] fields")
 		}
-		next := *v
-		r.read(f, &next, r.meta(v).id)
+		id := r.table.meta(current).id
+		next := r.table.clone(current)
+		r.read(tx, f, next, id)
 		if err := f.fe.err(); err != nil {
-			return nil, err
+			return err
 		}
-		if !reflect.DeepEqual(next, *v) {
-			r.meta(&next).updatedAt = r.st.now()
-			*v = next
+		if !reflect.DeepEqual(next, current) {
+			r.table.meta(next).updatedAt = tx.now()
+			x, _ := edit(tx, r.table, id)
+			*x = *next
 		}
-		return v, nil
+		x, _ := get(tx.view, r.table, id)
+		out = r.render(tx.view, x, c.pool)
+		return nil
 	})
+	return wrap(r.one, out, err)
 }

@@ -1,7 +1,6 @@
 package workforcetest
 
 import (
-	"net/http"
 	"strings"
 )
 
@@ -14,11 +13,6 @@ type searchJSON struct {
 	Customers   []customerJSON   `json:"customers"`
 	JobRequests []jobRequestJSON `json:"job_requests"`
 	Badges      []badgeJSON      `json:"badges"`
-}
-
-// searchRoutes is GET /search.
-func (s *Server) searchRoutes() []route {
-	return []route{{http.MethodGet, "/api_v2/search", false, s.search}}
 }
 
 // search serves GET /api_v2/search?q=…: the Users (first name, last name, both, email),
@@ -39,32 +33,26 @@ func (s *Server) search(c *call) (any, error) {
 		return false
 	}
 	out := searchJSON{Users: []*userJSON{}, Customers: []customerJSON{}, JobRequests: []jobRequestJSON{}, Badges: []badgeJSON{}}
-	err := s.st.run(func() error {
-		st := s.st
-		out.Users = found(st.users.desc(), out.Users, func(u *user) bool {
-			return st.userVisible(u, c.pool) && has(u.firstName, u.lastName, u.firstName+" "+u.lastName, u.email)
-		}, st.renderUser)
-		out.Customers = found(st.customers.desc(), out.Customers, func(cu *customer) bool {
+	err := s.st.read(func(v view) error {
+		for _, u := range scan(v, &v.st.users, func(u *user) bool {
+			return has(u.firstName, u.lastName, u.firstName+" "+u.lastName, u.email) && userVisible(v, u, c.pool)
+		}, maxSearch) {
+			out.Users = append(out.Users, renderUser(v, u))
+		}
+		for _, cu := range scan(v, &v.st.customers, func(cu *customer) bool {
 			return has(cu.name, cu.contactEmail, cu.billingEmail)
-		}, renderCustomer)
-		out.JobRequests = found(st.jobRequests.desc(), out.JobRequests, func(jr *jobRequest) bool {
+		}, maxSearch) {
+			out.Customers = append(out.Customers, renderCustomer(cu))
+		}
+		for _, jr := range scan(v, &v.st.jobRequests, func(jr *jobRequest) bool {
 			return (c.pool != poolPublic || jr.createdBy == poolPublic) && has(jr.name)
-		}, st.renderJobRequest)
-		out.Badges = found(st.badges.desc(), out.Badges, func(b *badge) bool { return has(b.name) }, renderBadge)
+		}, maxSearch) {
+			out.JobRequests = append(out.JobRequests, renderJobRequest(v, jr))
+		}
+		for _, b := range scan(v, &v.st.badges, func(b *badge) bool { return has(b.name) }, maxSearch) {
+			out.Badges = append(out.Badges, renderBadge(b))
+		}
 		return nil
 	})
 	return out, err
-}
-
-// found appends to out the first maxSearch items that match, rendered.
-func found[T, J any](items []*T, out []J, match func(*T) bool, render func(*T) J) []J {
-	for _, item := range items {
-		if len(out) == maxSearch {
-			break
-		}
-		if match(item) {
-			out = append(out, render(item))
-		}
-	}
-	return out
 }

@@ -5,12 +5,10 @@ import (
 	"time"
 )
 
-// Seed holds the ids of the records every fake starts with. The one seeded Job belongs to the
-// Public Pool, so the Public Pool sees one Worker, WorkerIDs[0]. The Private Pool
-// sees every Job and Job Request, the Public Pool only PublicJobRequestID, PublicJobID and the
-// other Jobs of PublicJobRequestID. The seeded Job Requests have 10 slots (BadgeJobRequestID 2),
-// and each starts 72 hours (the days of MultiDayJobRequestID 72 and 96 hours) after the clock's
-// start, on the hour.
+// Seed holds the ids of the records every fake starts with. The Private Pool sees them all; the
+// Public Pool sees PublicJobRequestID and its Jobs, and so one Worker, WorkerIDs[0]. The seeded
+// Job Requests have 10 slots (BadgeJobRequestID 2) and start 72 hours after the clock's start, on
+// the hour (the second day of MultiDayJobRequestID 96 hours).
 type Seed struct {
 	// CustomerID is a Customer without the pending workflow (use_pending_state false).
 	CustomerID int64 `json:"customer_id"`
@@ -63,16 +61,16 @@ type workerSeed struct {
 // seed stores the records of Seed, with timestamps before the clock's start, and answers their ids.
 func (st *store) seed() Seed {
 	var seed Seed
-	_ = st.run(func() error {
-		seed = st.seedRecords()
+	_ = st.write(func(tx *tx) error {
+		seed = tx.seedRecords()
 		return nil
 	})
 	return seed
 }
 
-// seedRecords stores the records of Seed. The caller holds st.mu.
-func (st *store) seedRecords() Seed {
-	now := st.now()
+// seedRecords stores the records of Seed.
+func (tx *tx) seedRecords() Seed {
+	now := tx.now()
 	longAgo, lately := now.Add(-90*24*time.Hour), now.Add(-48*time.Hour)
 	var seed Seed
 	customers := [2]*customer{}
@@ -82,12 +80,12 @@ func (st *store) seedRecords() Seed {
 	} {
 		c.zip, c.phone, c.contactEmail, c.feePercentage = "90015", "+13105550199", "billing@"+strings.ToLower(strings.Fields(c.name)[0])+".example", "0.15"
 		c.createdAt, c.updatedAt = longAgo, longAgo
-		customers[i] = st.addCustomer(c)
+		customers[i] = add(tx, &tx.st.customers, c)
 	}
 	seed.CustomerID, seed.PendingCustomerID = customers[0].id, customers[1].id
-	seed.W2OnlyCustomerID = st.addCustomer(customer{name: "Coastal Catering", city: "Santa Monica", state: "CA",
+	seed.W2OnlyCustomerID = add(tx, &tx.st.customers, customer{name: "Coastal Catering", city: "Santa Monica", state: "CA",
 		canPostW2: true, stored: stored{createdAt: longAgo, updatedAt: longAgo}}).id
-	seed.BadgeID = st.addBadge(badge{name: "Forklift Certified", description: "Operates a forklift safely (OSHA class IV).",
+	seed.BadgeID = add(tx, &tx.st.badges, badge{name: "Forklift Certified", description: "Operates a forklift safely (OSHA class IV).",
 		infoURL: "https://badges.example.com/forklift", stored: stored{createdAt: longAgo, updatedAt: longAgo}}).id
 	employers := [2]*user{}
 	for i, e := range []user{
@@ -97,7 +95,7 @@ func (st *store) seedRecords() Seed {
 		e.kind, e.role, e.customerID = kindEmployer, "admin", customers[i].id
 		e.phone, e.city, e.addressState = "+13105550100", customers[i].city, "CA"
 		e.agreedToTermsAt, e.createdAt, e.updatedAt = longAgo, longAgo, longAgo
-		employers[i] = st.addUser(e)
+		employers[i] = add(tx, &tx.st.users, e)
 	}
 	seed.EmployerID, seed.PendingEmployerID = employers[0].id, employers[1].id
 	for i, w := range []workerSeed{
@@ -124,13 +122,12 @@ func (st *store) seedRecords() Seed {
 		u.latitude, u.longitude = w.latitude, w.longitude
 		u.dob = time.Date(1985+i, time.Month(1+i), 3+i, 0, 0, 0, 0, time.UTC)
 		if i == 2 {
-			u.badges = []userBadge{{id: next(&st.lastUserBadge), badgeID: seed.BadgeID, createdAt: longAgo, updatedAt: longAgo}}
+			u.badges = []userBadge{{id: next(&tx.st.lastUserBadge), badgeID: seed.BadgeID, createdAt: longAgo, updatedAt: longAgo}}
 		}
-		seed.WorkerIDs = append(seed.WorkerIDs, st.addUser(u).id)
+		seed.WorkerIDs = append(seed.WorkerIDs, add(tx, &tx.st.users, u).id)
 	}
-	seed.MultiDayJobRequestID = st.multiDays.insert(&multiDay{repeatType: repeatDaily, sameWorkers: true,
+	seed.MultiDayJobRequestID = insert(tx, &tx.st.multiDays, &multiDay{repeatType: repeatDaily, sameWorkers: true,
 		repeatNumber: 2, stored: stored{createdAt: lately, updatedAt: lately}})
-	st.multiDays.rows[seed.MultiDayJobRequestID].id = seed.MultiDayJobRequestID
 	seed.MultiDayDayIDs = make([]int64, 2)
 	for _, jr := range []struct {
 		dst *int64
@@ -142,7 +139,7 @@ func (st *store) seedRecords() Seed {
 			customerID: customers[1].id, employerID: employers[1].id, usePendingState: true}},
 		{&seed.PublicJobRequestID, jobRequest{name: "Event Setup", wage: "17.25", classification: class1099, createdBy: poolPublic}},
 		{&seed.BadgeJobRequestID, jobRequest{name: "Forklift Operator", wage: "24.0", classification: class1099,
-			slots: 2, badges: []badgeRequirement{{id: next(&st.lastBadgeRequirement), badgeID: seed.BadgeID,
+			slots: 2, badges: []badgeRequirement{{id: next(&tx.st.lastBadgeRequirement), badgeID: seed.BadgeID,
 				createdAt: lately, updatedAt: lately}}, agentCode: "AG-7"}},
 		{&seed.DraftJobRequestID, jobRequest{name: "Inventory Count", wage: "19.0", classification: class1099, state: stateDraft}},
 		{&seed.MultiDayDayIDs[0], jobRequest{name: "Conference Crew, day 1", w2HourlyRate: "21.0", classification: classW2,
@@ -172,10 +169,16 @@ func (st *store) seedRecords() Seed {
 		r.address, r.city, r.zip = "800 W Olympic Blvd", "Los Angeles", "90015"
 		r.latitude, r.longitude = "34.042019", "-118.267109"
 		r.createdAt, r.updatedAt = lately, lately
-		*jr.dst = st.addJobRequest(r).id
+		*jr.dst = add(tx, &tx.st.jobRequests, r).id
 	}
-	if j, err := st.createJob(seed.PublicJobRequestID, seed.WorkerIDs[0], stateFilled, "Bring gloves", newJobAlways); err == nil {
-		seed.PublicJobID = j.id
+	if id, err := tx.createJob(seed.PublicJobRequestID, seed.WorkerIDs[0], stateFilled, "Bring gloves", newJobAlways); err == nil {
+		seed.PublicJobID = id
 	}
 	return seed
+}
+
+// add inserts a copy of v into t and answers the stored record, for the seeds to read back.
+func add[T any](tx *tx, t *table[T], v T) *T {
+	insert(tx, t, &v)
+	return &v
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"log"
@@ -21,21 +22,24 @@ import (
 type Server struct {
 	// URL is the base URL, e.g. "http://127.0.0.1:43123"; the API lives under URL + "/api_v2".
 	URL string
-	// Private is the Private Pool key pair, pk_test_… and sk_test_…, random for each server.
+	// Private is the Private Pool key pair, pk_test_… and sk_test_…: random for each server,
+	// unless WithKeys fixes it.
 	Private KeyPair
-	// Public is the Public Pool key pair, random for each server.
+	// Public is the Public Pool key pair: random for each server, unless WithPublicKeys fixes it.
 	Public KeyPair
 
 	keys      map[pool]KeyPair // the pairs authenticate accepts, safe from changes to the fields
 	clock     *clock
 	st        *store
+	tokens    tokens
 	seed      Seed
 	faults    faultQueue
 	log       requestLog
 	buffers   bufferPool   // the buffers of rawJSON answers
 	latency   atomic.Int64 // what every API request waits, a time.Duration
 	hooks     *hooks
-	routes    []route
+	mux       *http.ServeMux // the route table's routes, and a catch-all
+	unrouted  http.Handler   // the catch-all: 404 or 405
 	http      *http.Server
 	cancel    context.CancelFunc // ends the context of every request, so that delays stop
 	closeOnce sync.Once
@@ -60,6 +64,7 @@ type config struct {
 	receivers                 []string // webhook receivers
 	remote                    bool     // listen on any address, not only a loopback one
 	latency                   time.Duration
+	private, public           KeyPair // fixed key pairs; zero: random
 }
 
 // Option configures Start and NewServer.
@@ -91,6 +96,16 @@ func WithWebhookReceiver(url string) Option {
 	return func(c *config) { c.receivers = append(c.receivers, url) }
 }
 
+// WithKeys fixes the Private Pool key pair, random by default, for a fake whose clients are
+// configured before it starts (a compose file, a CI job). Both keys are test keys: pk_test_ and
+// sk_test_, each followed by 1 to 100 letters, digits, '_' or '-'. Start refuses any other, and
+// a live-looking one (pk_live_…, sk_live_…) first of all; its errors never quote a key.
+func WithKeys(private KeyPair) Option { return func(c *config) { c.private = private } }
+
+// WithPublicKeys fixes the Public Pool key pair, as WithKeys fixes the Private Pool's. The two
+// pairs must differ.
+func WithPublicKeys(public KeyPair) Option { return func(c *config) { c.public = public } }
+
 // NewServer starts a fake on 127.0.0.1 with a free port and closes it with tb.Cleanup. It fails
 // the test if the server cannot start.
 func NewServer(tb testing.TB, opts ...Option) *Server {
@@ -116,6 +131,10 @@ func Start(opts ...Option) (*Server, error) {
 	if err := checkLoopback(cfg.addr); err != nil && !cfg.remote {
 		return nil, err
 	}
+	keys, err := cfg.keys()
+	if err != nil {
+		return nil, err
+	}
 	for _, r := range cfg.receivers {
 		if err := checkReceiver(r); err != nil {
 			return nil, err
@@ -127,15 +146,15 @@ func Start(opts ...Option) (*Server, error) {
 	}
 	s := &Server{
 		URL:     "http://" + ln.Addr().String(),
-		Private: KeyPair{APIKey: "pk_test_" + randomHex(16), SecretKey: "sk_test_" + randomHex(16)},
-		Public:  KeyPair{APIKey: "pk_test_" + randomHex(16), SecretKey: "sk_test_" + randomHex(16)},
+		Private: keys[poolPrivate],
+		Public:  keys[poolPublic],
 		clock:   newClock(cfg.start, cfg.ticking),
 	}
 	s.SetLatency(cfg.latency)
-	s.keys = map[pool]KeyPair{poolPrivate: s.Private, poolPublic: s.Public}
+	s.keys = keys
 	s.st = newStore(s.clock)
 	s.seed = s.st.seed()
-	s.routes = append(s.apiRoutes(), s.controlRoutes()...)
+	s.mux, s.unrouted = s.newMux()
 	ctx, cancel := context.WithCancel(context.Background())
 	s.cancel = cancel
 	s.hooks = newHooks(ctx, s.clock)
@@ -154,6 +173,50 @@ func Start(opts ...Option) (*Server, error) {
 	}
 	go func() { _ = s.http.Serve(ln) }()
 	return s, nil
+}
+
+// keys answers the key pairs of both pools: the fixed ones, checked, and random ones for the
+// others.
+func (c config) keys() (map[pool]KeyPair, error) {
+	out := map[pool]KeyPair{}
+	for p, fixed := range map[pool]KeyPair{poolPrivate: c.private, poolPublic: c.public} {
+		if fixed == (KeyPair{}) {
+			out[p] = KeyPair{APIKey: "pk_test_" + randomHex(16), SecretKey: "sk_test_" + randomHex(16)}
+			continue
+		}
+		if err := checkKeys(p, fixed); err != nil {
+			return nil, err
+		}
+		out[p] = fixed
+	}
+	if a, b := out[poolPrivate], out[poolPublic]; a.APIKey == b.APIKey || a.SecretKey == b.SecretKey {
+		return nil, errors.New("workforcetest: the Private and the Public Pool key pairs must differ")
+	}
+	return out, nil
+}
+
+// checkKeys refuses a pair of p that is not a pair of test keys, without quoting a key.
+func checkKeys(p pool, kp KeyPair) error {
+	for _, k := range []struct{ name, prefix, key string }{{"API key", "pk", kp.APIKey}, {"secret key", "sk", kp.SecretKey}} {
+		name := p.title() + " Pool " + k.name
+		rest, test := strings.CutPrefix(k.key, k.prefix+"_test_")
+		switch {
+		case k.key == "":
+			return fmt.Errorf("workforcetest: the %s is missing: a fixed pair needs both keys", name)
+		case strings.HasPrefix(k.key, k.prefix+"_live_"):
+			return fmt.Errorf("workforcetest: the %s is a live key (%s_live_…): the fake takes test keys (%s_test_…) only",
+				name, k.prefix, k.prefix)
+		case !test || len(rest) == 0 || len(rest) > 100 || strings.ContainsFunc(rest, notKeyRune):
+			return fmt.Errorf("workforcetest: the %s is not a test key: %s_test_ followed by 1 to 100 letters, digits, _ or -",
+				name, k.prefix)
+		}
+	}
+	return nil
+}
+
+// notKeyRune tells whether r may not stand in a key after its prefix.
+func notKeyRune(r rune) bool {
+	return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-')
 }
 
 // checkLoopback refuses a listen address whose host is not a loopback address or "localhost".
@@ -189,71 +252,6 @@ func (s *Server) Seed() Seed {
 	seed.WorkerIDs = append([]int64(nil), s.seed.WorkerIDs...)
 	seed.MultiDayDayIDs = append([]int64(nil), s.seed.MultiDayDayIDs...)
 	return seed
-}
-
-// serveHTTP answers one request: it stamps a request id, records the request and plays a fault if
-// one is due (except on the control API), then routes, authenticates and runs the handler.
-func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("X-Request-Id", randomHex(16))
-	limit := int64(maxBody)
-	if r.URL.Path == timesheetPath {
-		limit = maxTimesheet
-	}
-	raw, err := readBody(w, r, limit)
-	var b body
-	if err == nil {
-		b, err = parseBody(r.Header.Get("Content-Type"), raw)
-	}
-	var after *Fault
-	if !strings.HasPrefix(r.URL.Path, controlPrefix) {
-		s.log.add(record(r, raw, b, s.clock.now(), s.secrets, s.keepsBody(r, b)))
-		if !s.wait(w, r) {
-			return
-		}
-		var done bool
-		if after, done = s.faults.play(w, r); done {
-			return
-		}
-	}
-	v, err := s.dispatch(w, r, b, err)
-	if after != nil {
-		status, body := answerOf(v, err)
-		playAfter(w, after, status, body)
-		return
-	}
-	if err != nil {
-		writeError(w, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, v)
-	if raw, ok := v.(rawJSON); ok {
-		s.buffers.put(raw)
-	}
-}
-
-// dispatch finds the route, checks the token and runs the handler. bodyErr is the error of
-// reading the body, reported once the route is known to exist.
-func (s *Server) dispatch(w http.ResponseWriter, r *http.Request, b body, bodyErr error) (any, error) {
-	rt, id, allowed := match(s.routes, r.Method, r.URL.Path)
-	switch {
-	case rt == nil && len(allowed) == 0:
-		return nil, errorf(http.StatusNotFound, "no route for %s %s", r.Method, r.URL.Path)
-	case rt == nil:
-		w.Header().Set("Allow", strings.Join(allowed, ", "))
-		return nil, &apiError{status: http.StatusMethodNotAllowed,
-			msg: fmt.Sprintf("method %s not allowed; allowed: %s", r.Method, strings.Join(allowed, ", "))}
-	case bodyErr != nil:
-		return nil, bodyErr
-	}
-	c := &call{r: r, p: newParams(r.URL.Query(), b), body: b.raw, files: b.files, id: id}
-	if !rt.open {
-		p, err := s.st.checkToken(c.p)
-		if err != nil {
-			return nil, err
-		}
-		c.pool = p
-	}
-	return rt.handle(c)
 }
 
 // randomHex answers n random bytes as hex.

@@ -1,6 +1,8 @@
 package workforcetest
 
 import (
+	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/mail"
 	"slices"
@@ -12,46 +14,224 @@ import (
 	"unicode/utf8"
 )
 
+// Values of user.kind.
+const (
+	kindWorker   = "Worker"
+	kindEmployer = "Employer"
+)
+
 // onboardingInvited is the first onboarding state, the one POST /users/invite creates a User in.
 const onboardingInvited = "invited"
+
+// user is a Worker or an Employer (a requestor). Empty strings and zero times and ids are null.
+type user struct {
+	stored
+	kind                string
+	firstName, lastName string
+	email, phone        string
+	gender              string
+	avatarURL           string
+	address, city, zip  string
+	addressState        string
+	rating              string // a decimal, written as a string
+	suspendedAt         time.Time
+	agreedToTermsAt     time.Time
+	externalID          string
+	onboardingLastState string
+	w2EmployeeID        string
+	w2OnboardingStatus  string
+	drugTested          bool
+	phoneVerifiedAt     time.Time
+	customerID          int64
+	role, title         string
+	syncedWorkerID      int64
+	latitude, longitude string    // where the User is based: decimals, written as strings
+	dob                 time.Time // the date of birth, at midnight UTC
+	logoURL             string
+	workplaceImageURL   string
+	badges              []userBadge // the Badges held, in the order granted
+}
+
+// userBadge is a User's holding of a Badge. Its id is the holding's own: the one
+// user_badges_attributes names to take it away.
+type userBadge struct {
+	id, badgeID          int64
+	createdAt, updatedAt time.Time
+}
+
+// clone answers a copy of u that shares nothing with it.
+func (u *user) clone() *user {
+	c := *u
+	c.badges = slices.Clone(u.badges)
+	return &c
+}
+
+// holds tells whether u holds the Badge badgeID.
+func (u *user) holds(badgeID int64) bool {
+	return slices.ContainsFunc(u.badges, func(b userBadge) bool { return b.badgeID == badgeID })
+}
+
+// userJSON is a User as GET /users writes it (CONTRACT §6 Users, in the forms of the real
+// client's schema, §10): drug_tested and verified_phone as text, rating as a number.
+type userJSON struct {
+	ID                  int64           `json:"id"`
+	Type                string          `json:"type"`
+	FirstName           string          `json:"first_name"`
+	LastName            string          `json:"last_name"`
+	Email               *string         `json:"email"`
+	Phone               *string         `json:"phone"`
+	Gender              *string         `json:"gender"`
+	AvatarURL           *string         `json:"avatar_url"`
+	Address             *string         `json:"address"`
+	City                *string         `json:"city"`
+	AddressState        *string         `json:"address_state"`
+	Zip                 *string         `json:"zip"`
+	Suspended           bool            `json:"suspended"`
+	SuspendedAt         *string         `json:"suspended_at"`
+	Rating              *json.Number    `json:"rating"`
+	AgreedToTerms       bool            `json:"agreed_to_terms"`
+	AgreedToTermsDate   *string         `json:"agreed_to_terms_date"`
+	ExternalID          *string         `json:"external_id"`
+	OnboardingLastState *string         `json:"onboarding_last_state"`
+	W2EmployeeID        *string         `json:"w2_employee_id"`
+	W2OnboardingStatus  *string         `json:"w2_onboarding_status"`
+	DrugTested          string          `json:"drug_tested"`
+	VerifiedPhone       string          `json:"verified_phone"`
+	PhoneVerifiedAt     *string         `json:"phone_verified_at"`
+	CustomerID          *int64          `json:"customer_id"`
+	Role                *string         `json:"role"`
+	Title               *string         `json:"title"`
+	SyncedWorkerID      *int64          `json:"synced_worker_id"`
+	UserBadges          []userBadgeJSON `json:"user_badges"`
+	UpdatedAt           string          `json:"updated_at"`
+}
+
+// userBadgeJSON is one entry of a User's user_badges (CONTRACT §10).
+type userBadgeJSON struct {
+	ID        int64   `json:"id"`
+	UserID    int64   `json:"user_id"`
+	BadgeID   int64   `json:"badge_id"`
+	ExpiresAt *string `json:"expires_at"`
+	CreatedAt string  `json:"created_at"`
+	Suspended bool    `json:"suspended"`
+	Category  *string `json:"category"`
+	UpdatedAt string  `json:"updated_at"`
+}
+
+// renderUser writes u as GET /users does, with its Badges, or null for a missing user.
+func renderUser(v view, u *user) *userJSON {
+	if u == nil {
+		return nil
+	}
+	return &userJSON{
+		ID: u.id, Type: u.kind, FirstName: u.firstName, LastName: u.lastName,
+		Email: optString(u.email), Phone: optString(u.phone), Gender: optString(u.gender),
+		AvatarURL: optString(u.avatarURL), Address: optString(u.address), City: optString(u.city),
+		AddressState: optString(u.addressState), Zip: optString(u.zip),
+		Suspended: !u.suspendedAt.IsZero(), SuspendedAt: optLocal(u.suspendedAt),
+		Rating:        optNumber(u.rating),
+		AgreedToTerms: !u.agreedToTermsAt.IsZero(), AgreedToTermsDate: optLocal(u.agreedToTermsAt),
+		ExternalID: optString(u.externalID), OnboardingLastState: optString(u.onboardingLastState),
+		W2EmployeeID: optString(u.w2EmployeeID), W2OnboardingStatus: optString(u.w2OnboardingStatus),
+		DrugTested: strconv.FormatBool(u.drugTested), VerifiedPhone: strconv.FormatBool(!u.phoneVerifiedAt.IsZero()),
+		PhoneVerifiedAt: optLocal(u.phoneVerifiedAt), CustomerID: optID(u.customerID),
+		Role: optString(u.role), Title: optString(u.title), SyncedWorkerID: optID(u.syncedWorkerID),
+		UserBadges: renderUserBadges(v, u), UpdatedAt: localTime(u.updatedAt),
+	}
+}
+
+// embeddedUserJSON is a User as a Job embeds it (its worker and employer) and as a ranking does:
+// exactly the keys and forms of the live API's (CONTRACT §10 "Embedded Users").
+type embeddedUserJSON struct {
+	ID                  int64           `json:"id"`
+	ExternalID          *string         `json:"external_id"`
+	Type                string          `json:"type"`
+	FirstName           string          `json:"first_name"`
+	LastName            string          `json:"last_name"`
+	AvatarURL           *string         `json:"avatar_url"`
+	City                *string         `json:"city"`
+	Zip                 *string         `json:"zip"`
+	Rating              *string         `json:"rating"`
+	Suspended           bool            `json:"suspended"`
+	Latitude            *string         `json:"latitude"`
+	Longitude           *string         `json:"longitude"`
+	WorkplaceImageURL   *string         `json:"workplace_image_url"`
+	LogoURL             *string         `json:"logo_url"`
+	BusinessName        *string         `json:"business_name"`
+	Email               *string         `json:"email"`
+	Gender              *string         `json:"gender"`
+	W2EmployeeID        *string         `json:"w2_employee_id"`
+	W2OnboardingStatus  *string         `json:"w2_onboarding_status"`
+	W2OnboardingStarted bool            `json:"w2_onboarding_started"`
+	DOB                 *string         `json:"dob"`
+	SSN                 string          `json:"ssn"`
+	Address             *string         `json:"address"`
+	AddressState        *string         `json:"address_state"`
+	UserBadges          []userBadgeJSON `json:"user_badges"`
+}
+
+// renderEmbeddedUser writes u as a Job embeds it, or null for a missing user. An Employer's
+// business is its Customer's name. The SSN is never kept: it is written "", as the API does.
+func renderEmbeddedUser(v view, u *user) *embeddedUserJSON {
+	if u == nil {
+		return nil
+	}
+	var business string
+	if c, ok := v.customer(u.customerID); ok && u.kind == kindEmployer {
+		business = c.name
+	}
+	var dob *string
+	if !u.dob.IsZero() {
+		d := u.dob.Format(layoutDate)
+		dob = &d
+	}
+	return &embeddedUserJSON{
+		ID: u.id, ExternalID: optString(u.externalID), Type: u.kind, FirstName: u.firstName, LastName: u.lastName,
+		AvatarURL: optString(u.avatarURL), City: optString(u.city), Zip: optString(u.zip), Rating: optString(u.rating),
+		Suspended: !u.suspendedAt.IsZero(), Latitude: optString(u.latitude), Longitude: optString(u.longitude),
+		WorkplaceImageURL: optString(u.workplaceImageURL), LogoURL: optString(u.logoURL), BusinessName: optString(business),
+		Email: optString(u.email), Gender: optString(u.gender), W2EmployeeID: optString(u.w2EmployeeID),
+		W2OnboardingStatus: optString(u.w2OnboardingStatus), W2OnboardingStarted: u.w2OnboardingStatus != "",
+		DOB: dob, SSN: "", Address: optString(u.address), AddressState: optString(u.addressState),
+		UserBadges: renderUserBadges(v, u),
+	}
+}
+
+// renderUserBadges writes the Badges u holds.
+func renderUserBadges(v view, u *user) []userBadgeJSON {
+	out := make([]userBadgeJSON, 0, len(u.badges))
+	for _, h := range u.badges {
+		if _, ok := v.badge(h.badgeID); ok {
+			out = append(out, userBadgeJSON{ID: h.id, UserID: u.id, BadgeID: h.badgeID,
+				CreatedAt: localTime(h.createdAt), UpdatedAt: localTime(h.updatedAt)})
+		}
+	}
+	return out
+}
 
 // users serves the Users from the store: Public Pool keys see only the Workers with active Jobs
 // on their own Job Requests, and may not create or update.
 func (s *Server) users() resource[user, *userJSON] {
 	return resource[user, *userJSON]{
-		st: s.st, one: "user", many: "users", rows: &s.st.users,
-		meta: func(u *user) *stored { return &u.stored }, render: s.st.renderUser,
-		read: s.st.readUser, filter: readUserFilter, visible: s.st.userVisible,
-	}
-}
-
-// userRoutes are the User endpoints; the literal /users/invite comes before /users/{id}.
-func (s *Server) userRoutes() []route {
-	r := s.users()
-	return []route{
-		{http.MethodGet, "/api_v2/users", false, r.list},
-		{http.MethodPost, "/api_v2/users", false, r.create},
-		{http.MethodPost, "/api_v2/users/invite", false, s.inviteUser},
-		{http.MethodGet, "/api_v2/users/{id}/tracking", false, s.tracking},
-		{http.MethodGet, "/api_v2/users/{id}", false, r.get},
-		{http.MethodPatch, "/api_v2/users/{id}", false, r.update},
-		{http.MethodPut, "/api_v2/users/{id}", false, r.update},
+		st: s.st, one: "user", many: "users", table: &s.st.users,
+		render: func(v view, u *user, _ pool) *userJSON { return renderUser(v, u) },
+		read:   readUser, filters: userFilters, visible: userVisible,
 	}
 }
 
 // userVisible tells whether a token of pool p may see u: the Public Pool sees only Workers with
 // an active Job (filled, in_progress, paused, completed, or approved in the last 24 hours) on
-// a Job Request it created. The caller holds st.mu.
-func (st *store) userVisible(u *user, p pool) bool {
+// a Job Request it created.
+func userVisible(v view, u *user, p pool) bool {
 	if p != poolPublic {
 		return true
 	}
 	if u.kind != kindWorker {
 		return false
 	}
-	since := st.now().Add(-24 * time.Hour)
-	for _, j := range st.jobs.rows {
-		if j.workerID != u.id || !st.visible(j, p) {
+	since := v.now().Add(-24 * time.Hour)
+	for _, j := range v.jobsOfWorker(u.id) {
+		if j.owner != poolPublic {
 			continue
 		}
 		switch j.state {
@@ -69,8 +249,8 @@ func (st *store) userVisible(u *user, p pool) bool {
 // readUser reads user[…] into u and checks it; id is the User's own, 0 on create. A create needs
 // type, first_name, last_name and an email or a phone. Passwords are checked (8 or more
 // characters, equal to password_confirmation) and not kept. user_badges_attributes gives Badges
-// ({"badge_id": N}) and takes holdings away ({"id": N, "_destroy": true}). The caller holds st.mu.
-func (st *store) readUser(f fields, u *user, id int64) {
+// ({"badge_id": N}) and takes holdings away ({"id": N, "_destroy": true}).
+func readUser(tx *tx, f fields, u *user, id int64) {
 	f.oneOf(&u.kind, "type", kindWorker, kindEmployer)
 	for name, dst := range map[string]*string{"first_name": &u.firstName, "last_name": &u.lastName} {
 		f.text(dst, name, 1, 255)
@@ -90,16 +270,16 @@ func (st *store) readUser(f fields, u *user, id int64) {
 		f.text(dst, name, 0, 255)
 	}
 	f.boolean(&u.drugTested, "drug_tested")
-	st.readSince(f, &u.suspendedAt, "suspended")
-	st.readSince(f, &u.agreedToTermsAt, "agreed_to_terms")
+	readSince(f, &u.suspendedAt, "suspended", tx.now())
+	readSince(f, &u.agreedToTermsAt, "agreed_to_terms", tx.now())
 	if _, present := f.value("customer_id"); present {
 		f.id(&u.customerID, "customer_id")
-		if u.customerID != 0 && st.customers.rows[u.customerID] == nil {
+		if _, ok := tx.customer(u.customerID); u.customerID != 0 && !ok {
 			f.fe.add("customer_id", "does not exist")
 		}
 	}
 	readPassword(f)
-	st.readUserBadges(f, u)
+	readUserBadges(tx, f, u)
 	f.notBlank(map[string]string{"type": u.kind, "first_name": u.firstName, "last_name": u.lastName})
 	if id == 0 && u.email == "" && u.phone == "" && len(f.fe["email"]) == 0 {
 		f.fe.add("email", "can't be blank when phone is")
@@ -108,7 +288,7 @@ func (st *store) readUser(f fields, u *user, id int64) {
 
 // readSince reads the flag name into the time it was set: true keeps an earlier time or sets
 // now, false clears it.
-func (st *store) readSince(f fields, dst *time.Time, name string) {
+func readSince(f fields, dst *time.Time, name string, now time.Time) {
 	if _, present := f.value(name); !present {
 		return
 	}
@@ -118,7 +298,7 @@ func (st *store) readSince(f fields, dst *time.Time, name string) {
 	case !on:
 		*dst = time.Time{}
 	case dst.IsZero():
-		*dst = st.now()
+		*dst = now
 	}
 }
 
@@ -142,7 +322,7 @@ func readPassword(f fields) {
 
 // readUserBadges applies user_badges_attributes to u: each item gives the Badge badge_id (held
 // already: nothing changes) or, with _destroy, takes away the holding id of u.
-func (st *store) readUserBadges(f fields, u *user) {
+func readUserBadges(tx *tx, f fields, u *user) {
 	const name = "user_badges_attributes"
 	v, present := f.value(name)
 	if !present {
@@ -187,11 +367,11 @@ func (st *store) readUserBadges(f fields, u *user) {
 			f.fe.add(name, "_destroy needs the id of the user badge")
 		case badgeID == 0:
 			f.fe.add(name, "each item needs a badge_id, or an id with _destroy")
-		case st.badges.rows[badgeID] == nil:
+		case !exists(tx.badge(badgeID)):
 			f.fe.add(name, "badge "+itoa(badgeID)+" does not exist")
 		case !slices.ContainsFunc(held, func(h userBadge) bool { return h.badgeID == badgeID }):
-			now := st.now()
-			held = append(held, userBadge{id: next(&st.lastUserBadge), badgeID: badgeID, createdAt: now, updatedAt: now})
+			now := tx.now()
+			held = append(held, userBadge{id: next(&tx.st.lastUserBadge), badgeID: badgeID, createdAt: now, updatedAt: now})
 		}
 	}
 	u.badges = held
@@ -203,54 +383,36 @@ func notNameRune(r rune) bool {
 	return !(unicode.IsLetter(r) || unicode.IsMark(r) || unicode.IsDigit(r) || r == '-' || r == '.')
 }
 
-// readUserFilter reads the filters of GET /users: type, and email, first_name, last_name,
+// userFilters are the filters of GET /users: type, and email, first_name, last_name,
 // external_id, onboarding_last_state, w2_onboarding_status, w2_employee_id, address_state and
 // drug_tested, each one value or several comma-separated (any of them matches; emails
 // case-insensitively), and updated_before and updated_after.
-func readUserFilter(p params, fe fieldErrors) func(*user) bool {
-	kinds := commaList(p, "type")
-	for _, k := range kinds {
-		if k != kindWorker && k != kindEmployer {
+var userFilters = []filter[user]{
+	byKey("type", func(u *user) string { return u.kind }, true, func(v string, fe fieldErrors) string {
+		if v != kindWorker && v != kindEmployer {
 			fe.add("type", "must be Worker or Employer")
 		}
-	}
-	var drug []bool
-	for _, v := range commaList(p, "drug_tested") {
+		return v
+	}),
+	byKey("email", func(u *user) string { return strings.ToLower(u.email) }, true, asLower),
+	byKey("first_name", func(u *user) string { return u.firstName }, true, asText),
+	byKey("last_name", func(u *user) string { return u.lastName }, true, asText),
+	byKey("external_id", func(u *user) string { return u.externalID }, true, asText),
+	byKey("onboarding_last_state", func(u *user) string { return u.onboardingLastState }, true, asText),
+	byKey("w2_onboarding_status", func(u *user) string { return u.w2OnboardingStatus }, true, asText),
+	byKey("w2_employee_id", func(u *user) string { return u.w2EmployeeID }, true, asText),
+	byKey("address_state", func(u *user) string { return u.addressState }, true, asText),
+	byKey("drug_tested", func(u *user) string { return strconv.FormatBool(u.drugTested) }, true, func(v string, fe fieldErrors) string {
 		switch strings.ToLower(v) {
 		case "true", "1":
-			drug = append(drug, true)
+			return "true"
 		case "false", "0":
-			drug = append(drug, false)
-		default:
-			fe.add("drug_tested", "must be true or false")
+			return "false"
 		}
-	}
-	updated := readUpdatedRange(p, fe)
-	text := map[string]func(*user) string{
-		"first_name": func(u *user) string { return u.firstName }, "last_name": func(u *user) string { return u.lastName },
-		"external_id":           func(u *user) string { return u.externalID },
-		"onboarding_last_state": func(u *user) string { return u.onboardingLastState },
-		"w2_onboarding_status":  func(u *user) string { return u.w2OnboardingStatus },
-		"w2_employee_id":        func(u *user) string { return u.w2EmployeeID },
-		"address_state":         func(u *user) string { return u.addressState },
-	}
-	wanted := map[string][]string{}
-	for name := range text {
-		if values := commaList(p, name); values != nil {
-			wanted[name] = values
-		}
-	}
-	emails := commaList(p, "email")
-	return func(u *user) bool {
-		for name, values := range wanted {
-			if !slices.Contains(values, text[name](u)) {
-				return false
-			}
-		}
-		return (kinds == nil || slices.Contains(kinds, u.kind)) &&
-			(emails == nil || slices.ContainsFunc(emails, func(e string) bool { return strings.EqualFold(e, u.email) })) &&
-			(drug == nil || slices.Contains(drug, u.drugTested)) && updated.contains(u.updatedAt)
-	}
+		fe.add("drug_tested", "must be true or false")
+		return ""
+	}),
+	byUpdated(func(u *user) time.Time { return u.updatedAt }),
 }
 
 // inviteUser serves POST /api_v2/users/invite: user[type]*, user[phone]*, user[first_name]*,
@@ -270,20 +432,23 @@ func (s *Server) inviteUser(c *call) (any, error) {
 		}
 		invite["user"] = kept
 	}
-	r := s.users()
-	return r.answer(func() (*user, error) {
+	var out *userJSON
+	err := s.st.write(func(tx *tx) error {
 		f := fields{p: invite, prefix: "user", fe: fieldErrors{}, pool: c.pool}
 		u := &user{onboardingLastState: onboardingInvited}
-		s.st.readUser(f, u, 0)
+		readUser(tx, f, u, 0)
 		f.notBlank(map[string]string{"phone": u.phone})
 		if err := f.fe.err(); err != nil {
-			return nil, err
+			return err
 		}
-		u.createdAt = s.st.now()
+		u.createdAt = tx.now()
 		u.updatedAt = u.createdAt
-		u.id = s.st.users.insert(u)
-		return u, nil
+		id := insert(tx, &tx.st.users, u)
+		u, _ = tx.user(id)
+		out = renderUser(tx.view, u)
+		return nil
 	})
+	return wrap("user", out, err)
 }
 
 // trackingJSON is one check-in as GET /users/:id/tracking writes it.
@@ -306,8 +471,8 @@ func (s *Server) tracking(c *call) (any, error) {
 		return nil, err
 	}
 	out := []trackingJSON{}
-	err = s.st.run(func() error {
-		if s.st.users.rows[id] == nil {
+	err = s.st.read(func(v view) error {
+		if !exists(v.user(id)) {
 			return errorf(http.StatusNotFound, "user %d not found", id)
 		}
 		type point struct {
@@ -315,10 +480,8 @@ func (s *Server) tracking(c *call) (any, error) {
 			jobID int64
 		}
 		var points []point
-		for _, j := range s.st.jobs.rows {
-			if j.workerID != id {
-				continue
-			}
+		for _, link := range v.jobsOfWorker(id) {
+			j, _ := v.job(link.id)
 			for _, t := range j.transitions {
 				if t.latitude != "" && t.longitude != "" {
 					points = append(points, point{t, j.id})
@@ -336,4 +499,41 @@ func (s *Server) tracking(c *call) (any, error) {
 		return nil, err
 	}
 	return map[string][]trackingJSON{"tracking": out}, nil
+}
+
+// GrantBadge gives the Worker workerID the Badge badgeID, as the back office does (the API does
+// it with user_badges_attributes). It shows in the Worker's user_badges. Granting a Badge held already changes
+// nothing.
+func (s *Server) GrantBadge(workerID, badgeID int64) error {
+	err := s.st.write(func(tx *tx) error {
+		if _, msg := userOfKind(tx.view, workerID, kindWorker); msg != "" {
+			return errorf(http.StatusNotFound, "worker %d %s", workerID, msg)
+		}
+		if !exists(tx.badge(badgeID)) {
+			return errorf(http.StatusNotFound, "badge %d does not exist", badgeID)
+		}
+		if w, _ := tx.editUser(workerID); !w.holds(badgeID) {
+			now := tx.now()
+			w.badges = append(w.badges, userBadge{id: next(&tx.st.lastUserBadge), badgeID: badgeID, createdAt: now, updatedAt: now})
+			w.updatedAt = now
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("workforcetest: grant badge: %w", err)
+	}
+	return nil
+}
+
+// userOfKind answers a copy of the User with id if it is of kind, or a "does not exist" or
+// "is not a <kind>" message.
+func userOfKind(v view, id int64, kind string) (*user, string) {
+	u, ok := v.user(id)
+	switch {
+	case !ok:
+		return nil, "does not exist"
+	case u.kind != kind:
+		return nil, "is not a " + kind
+	}
+	return u, ""
 }

@@ -5,6 +5,7 @@
 // Usage:
 //
 //	workforce-fake [-addr 127.0.0.1:0] [-allow-remote] [-latency 0s] [-jobs 0] [-webhook-url URL]...
+//	               [-api-key pk_test_… -secret-key sk_test_…] [-public-api-key … -public-secret-key …]
 //
 // The first line it writes to standard output is one JSON object (workforcetest.Ready) with the
 // base URL, both key pairs and the ids of the seeded records:
@@ -12,14 +13,20 @@
 //	{"base_url": "http://127.0.0.1:43123", "private": {"api_key": "pk_test_…", "secret_key": "sk_test_…"},
 //	 "public": {"api_key": "…", "secret_key": "…"}, "seed": {"customer_id": 11, …}}
 //
+// The key pairs are random, unless fixed by the flags or by the environment variables
+// WORKFORCE_FAKE_API_KEY and WORKFORCE_FAKE_SECRET_KEY (the Private Pool's) and
+// WORKFORCE_FAKE_PUBLIC_API_KEY and WORKFORCE_FAKE_PUBLIC_SECRET_KEY (the Public Pool's), so that a
+// receiver started beside it can be configured beforehand; a flag wins over its variable. They
+// must be test keys (pk_test_… and sk_test_…); a live-looking or malformed key is refused.
+//
 // It then serves until SIGINT or SIGTERM and exits 0. Its clock follows the wall clock. Errors
 // go to standard error with exit status 1; a listen address that is not a loopback address is
 // refused unless -allow-remote is given (for a container whose port is published to the host's
 // loopback).
 //
-// Tests drive it through the control API under /_fake/ (no token; see package workforcetest, or
-// run workforce-fake -h): Job and Job Request moves outside the API, Badges granted to Workers, the clock, injected faults, the request log
-// and the seed.
+// Tests drive it through the control API under /_fake/ (workforcetest.ControlAPI, which
+// workforce-fake -h prints): Job and Job Request moves outside the API, Badges granted to
+// Workers, the clock, injected faults, the request log, webhooks and the seed.
 package main
 
 import (
@@ -31,6 +38,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/workforce-marketplace/workforce-go/workforcetest"
@@ -38,7 +46,7 @@ import (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
 	stop()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "workforce-fake:", err)
@@ -46,39 +54,17 @@ func main() {
 	}
 }
 
-// usage is the -h text, before the flags.
+// usage is the -h text, before the flags; %s is the control API.
 const usage = `Usage: workforce-fake [-addr 127.0.0.1:0] [-allow-remote] [-latency 0s] [-jobs 0] [-webhook-url URL]...
+       [-api-key pk_test_… -secret-key sk_test_…] [-public-api-key pk_test_… -public-secret-key sk_test_…]
 
 Serves the in-memory fake of Workforce Marketplace API v2 under <base_url>/api_v2. The first line
-on standard output is JSON: {"base_url", "private", "public", "seed"}.
+on standard output is JSON: {"base_url", "private", "public", "seed"}. The key pairs are random
+unless fixed by the flags below or by WORKFORCE_FAKE_API_KEY, WORKFORCE_FAKE_SECRET_KEY (the Private
+Pool's), WORKFORCE_FAKE_PUBLIC_API_KEY and WORKFORCE_FAKE_PUBLIC_SECRET_KEY; test keys only.
 
 Control API: no token, JSON answers, errors {"error": "..."} with 404 or 422, never recorded or faulted.
-  POST   /_fake/job_requests/{id}/apply?worker_id=N   a Worker applies (pending workflow) -> {"job_id": N}
-  POST   /_fake/job_requests/{id}/accept?worker_id=N  a Worker accepts -> {"job_id": N}
-  POST   /_fake/job_requests/{id}/post                post a draft Job Request -> {"state": "posted"}
-  POST   /_fake/job_requests/{id}/cancel              cancel a Job Request and its open Jobs -> {"state": "cancelled"}
-  POST   /_fake/workers/{id}/badges?badge_id=N        a Worker earns a Badge -> {"worker_id": N, "badge_id": M}
-  POST   /_fake/jobs/{id}/MOVE                        MOVE: start, pause, complete, withdraw, approve,
-                                                      no_show -> {"state": "..."}; start and complete also
-                                                      take ?latitude=…&longitude=… where the Worker checks
-                                                      in (GET /users/:id/tracking shows it)
-  GET    /_fake/clock                                 -> {"now": "<RFC 3339>"}
-  POST   /_fake/clock/advance?seconds=N               move the clock (N may be negative) -> {"now": ...};
-                                                      posted Job Requests with an open slot whose start
-                                                      time it reaches become unfilled
-  POST   /_fake/faults                                inject a fault -> {}; JSON body: {"method", "path",
-                                                      "times", "status", "retry_after", "body", "drop", "delay_ms",
-                                                      "drop_after", "truncate"}; drop_after and truncate let
-                                                      the server act, then drop or cut its answer
-  GET    /_fake/latency                               the wait before every API answer -> {"latency_ms": N}
-  POST   /_fake/latency?ms=N                          set it (0: none) -> {"latency_ms": N}
-  GET    /_fake/requests                              the requests received -> {"requests": [...]}
-  DELETE /_fake/requests                              forget them -> {}
-  GET    /_fake/seed                                  the ids of the seeded records
-  POST   /_fake/webhooks?url=U                        deliver webhooks to U too (loopback only) -> {}
-  GET    /_fake/webhooks/attempts                     every delivery attempt -> {"attempts": [...]}
-  POST   /_fake/webhooks/wait                         wait until every due delivery was tried -> {}
-
+%s
 Webhooks: every state change of a Job or a Job Request is POSTed to each receiver, signed in
 X-Service-Webhook-Token with the secret key of the pair that owns it; a delivery without a 2xx is
 tried again 60, 120 and 240 seconds later on the fake's clock (see /_fake/clock/advance).
@@ -86,19 +72,31 @@ tried again 60, 120 and 240 seconds later on the fake's clock (see /_fake/clock/
 Flags:
 `
 
-// run parses args, starts the fake, announces it on stdout and serves until ctx ends. Usage
-// goes to stderr.
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+// keyFlags are the flags that fix the keys, each with the environment variable it overrides.
+var keyFlags = []struct{ flag, variable, usage string }{
+	{"api-key", "WORKFORCE_FAKE_API_KEY", "the Private Pool's API `key`, pk_test_…"},
+	{"secret-key", "WORKFORCE_FAKE_SECRET_KEY", "the Private Pool's secret `key`, sk_test_…"},
+	{"public-api-key", "WORKFORCE_FAKE_PUBLIC_API_KEY", "the Public Pool's API `key`, pk_test_…"},
+	{"public-secret-key", "WORKFORCE_FAKE_PUBLIC_SECRET_KEY", "the Public Pool's secret `key`, sk_test_…"},
+}
+
+// run parses args, with getenv reading the environment, starts the fake, announces it on stdout
+// and serves until ctx ends. Usage goes to stderr.
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	flags := flag.NewFlagSet("workforce-fake", flag.ContinueOnError)
 	flags.SetOutput(stderr)
 	flags.Usage = func() {
-		fmt.Fprint(stderr, usage)
+		fmt.Fprintf(stderr, usage, "  "+strings.ReplaceAll(strings.TrimSuffix(workforcetest.ControlAPI, "\n"), "\n", "\n  ")+"\n")
 		flags.PrintDefaults()
 	}
 	addr := flags.String("addr", "127.0.0.1:0", "listen `address`; the host must be a loopback address unless -allow-remote")
 	remote := flags.Bool("allow-remote", false, "allow an -addr that is not loopback, such as 0.0.0.0:8080 in a container;\nanyone who reaches it can drive the fake, keys included")
 	latency := flags.Duration("latency", 0, "wait `duration` (e.g. 50ms) before answering every API request")
 	jobs := flags.Int("jobs", 0, "add `n` Jobs to the seeded records, spread over the last 90 days (for load tests)")
+	keys := map[string]*string{}
+	for _, k := range keyFlags {
+		keys[k.flag] = flags.String(k.flag, "", "fix "+k.usage+" (else $"+k.variable+"; else random)")
+	}
 	var receivers []string
 	flags.Func("webhook-url", "deliver webhooks to `URL` (http or https on a loopback host); may be repeated", func(u string) error {
 		receivers = append(receivers, u)
@@ -110,6 +108,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		return err
 	}
+	for _, k := range keyFlags {
+		if *keys[k.flag] == "" {
+			*keys[k.flag] = getenv(k.variable)
+		}
+	}
 	if flags.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments: %q", flags.Args())
 	}
@@ -120,6 +123,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		workforcetest.WithLatency(*latency)}
 	if *remote {
 		opts = append(opts, workforcetest.WithRemoteAccess())
+	}
+	if private := (workforcetest.KeyPair{APIKey: *keys["api-key"], SecretKey: *keys["secret-key"]}); private != (workforcetest.KeyPair{}) {
+		opts = append(opts, workforcetest.WithKeys(private))
+	}
+	if public := (workforcetest.KeyPair{APIKey: *keys["public-api-key"], SecretKey: *keys["public-secret-key"]}); public != (workforcetest.KeyPair{}) {
+		opts = append(opts, workforcetest.WithPublicKeys(public))
 	}
 	for _, u := range receivers {
 		opts = append(opts, workforcetest.WithWebhookReceiver(u))

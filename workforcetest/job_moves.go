@@ -9,12 +9,11 @@ import (
 // The moves below happen outside the API: a Worker's app, a requestor's dashboard, the
 // platform's back office. Each one obeys the state tables of CONTRACT §6, appends a transition
 // (Jobs), bumps updated_at, moves the Job Request along with its Jobs, and returns a descriptive
-// error for a disallowed move or an unknown id. Each is committed through the store's one
-// commit point.
+// error for a disallowed move or an unknown id. Each is one write of the store.
 
-// outside runs fn through the commit point and prefixes an error with the move's verb.
-func (s *Server) outside(verb string, fn func() error) error {
-	if err := s.st.run(fn); err != nil {
+// outside runs fn in a write and prefixes an error with the move's verb.
+func (s *Server) outside(verb string, fn func(*tx) error) error {
+	if err := s.st.write(fn); err != nil {
 		return fmt.Errorf("workforcetest: %s: %w", verb, err)
 	}
 	return nil
@@ -24,19 +23,17 @@ func (s *Server) outside(verb string, fn func() error) error {
 // the Job Request and its Customer use the pending workflow (Seed.PendingJobRequestID does).
 func (s *Server) Apply(jobRequestID, workerID int64) (int64, error) {
 	var id int64
-	err := s.outside("apply", func() error {
-		jr, ok := s.st.jobRequests.rows[jobRequestID]
+	err := s.outside("apply", func(tx *tx) error {
+		jr, ok := tx.jobRequest(jobRequestID)
 		if !ok {
 			return errorf(http.StatusNotFound, "job request %d does not exist", jobRequestID)
 		}
-		if c, ok := s.st.customers.rows[jr.customerID]; !ok || !c.usePendingState || !jr.usePendingState {
+		if c, ok := tx.customer(jr.customerID); !ok || !c.usePendingState || !jr.usePendingState {
 			return errorf(http.StatusUnprocessableEntity,
 				"job request %d and its customer do not both use the pending workflow", jobRequestID)
 		}
-		j, err := s.st.createJob(jobRequestID, workerID, statePending, "", newJobAlways)
-		if err == nil {
-			id = j.id
-		}
+		var err error
+		id, err = tx.createJob(jobRequestID, workerID, statePending, "", newJobAlways)
 		return err
 	})
 	return id, err
@@ -46,11 +43,9 @@ func (s *Server) Apply(jobRequestID, workerID int64) (int64, error) {
 // it before, that withdrawn Job filled again. It answers the Job's id.
 func (s *Server) Accept(jobRequestID, workerID int64) (int64, error) {
 	var id int64
-	err := s.outside("accept", func() error {
-		j, err := s.st.createJob(jobRequestID, workerID, stateFilled, "", refillWithdrawnJobs)
-		if err == nil {
-			id = j.id
-		}
+	err := s.outside("accept", func(tx *tx) error {
+		var err error
+		id, err = tx.createJob(jobRequestID, workerID, stateFilled, "", refillWithdrawnJobs)
 		return err
 	})
 	return id, err
@@ -123,83 +118,47 @@ func (s *Server) NoShow(jobID int64) error { return s.moveJob("no show", jobID, 
 
 // moveJob moves the Job with id to state `to`; verb names the move in an error.
 func (s *Server) moveJob(verb string, id int64, to string, at where) error {
-	return s.outside(verb, func() error {
-		j, err := s.st.job(id)
-		if err != nil {
-			return err
+	return s.outside(verb, func(tx *tx) error {
+		j, ok := tx.editJob(id)
+		if !ok {
+			return errorf(http.StatusNotFound, "job %d not found", id)
 		}
-		return s.st.move(j, to, at)
+		return tx.move(j, to, at)
 	})
 }
 
 // PayW2 records the payroll payment of an approved W2 Job: w2_pay_status becomes paid and
 // w2_payment_ref is set to paymentRef. It is not a state change, so no transition is appended.
 func (s *Server) PayW2(jobID int64, paymentRef string) error {
-	return s.outside("pay", func() error {
-		j, err := s.st.job(jobID)
+	return s.outside("pay", func(tx *tx) error {
+		j, ok := tx.editJob(jobID)
 		switch {
-		case err != nil:
-			return err
+		case !ok:
+			return errorf(http.StatusNotFound, "job %d not found", jobID)
 		case j.classification != classW2 || j.state != stateApproved:
 			return errorf(http.StatusUnprocessableEntity, "job %d is a %s job in state %s; only approved w2 jobs are paid",
 				jobID, j.classification, j.state)
 		}
-		j.w2PayStatus, j.w2PaymentRef, j.updatedAt = payPaid, paymentRef, s.st.now()
+		j.w2PayStatus, j.w2PaymentRef, j.updatedAt = payPaid, paymentRef, tx.now()
 		return nil
 	})
 }
 
 // JobState answers the state of the Job with jobID, and false if there is no such Job.
 func (s *Server) JobState(jobID int64) (string, bool) {
-	return stateOf(s.st, &s.st.jobs, jobID, func(j *job) string { return j.state })
+	return stateOf(s.st, (view).job, jobID, func(j *job) string { return j.state })
 }
 
-// stateOf answers the state of the record with id in rows, and false if there is none.
-func stateOf[T any](st *store, rows *table[T], id int64, state func(*T) string) (string, bool) {
+// stateOf answers the state of the record with id, which get finds, and false if there is none.
+func stateOf[T any](st *store, get func(view, int64) (*T, bool), id int64, state func(*T) string) (string, bool) {
 	var out string
 	var ok bool
-	_ = st.run(func() error {
-		if v := rows.rows[id]; v != nil {
-			out, ok = state(v), true
+	_ = st.read(func(v view) error {
+		var x *T
+		if x, ok = get(v, id); ok {
+			out = state(x)
 		}
 		return nil
 	})
 	return out, ok
-}
-
-// PostJobRequest posts a draft Job Request (the requestor publishes it): draft to posted.
-func (s *Server) PostJobRequest(jobRequestID int64) error {
-	return s.outside("post job request", func() error {
-		jr, err := s.st.visibleJobRequest(jobRequestID, poolPrivate)
-		if err != nil {
-			return err
-		}
-		if jr.state != stateDraft {
-			return invalid("state", "cannot post job request "+itoa(jr.id)+": it is "+jr.state+", not draft")
-		}
-		return s.st.moveJobRequest(jr, statePosted, s.st.now())
-	})
-}
-
-// CancelJobRequest cancels a Job Request from outside the API (the requestor's dashboard or the
-// back office): any state before completed to cancelled. Its open Jobs (pending, filled,
-// in_progress, paused) are cancelled with it, with cancelled_reason "job_request_cancelled".
-func (s *Server) CancelJobRequest(jobRequestID int64) error {
-	return s.outside("cancel job request", func() error {
-		jr, err := s.st.visibleJobRequest(jobRequestID, poolPrivate)
-		if err != nil {
-			return err
-		}
-		return s.st.cancelJobRequest(jr, reasonJobRequestCancelled)
-	})
-}
-
-// reasonJobRequestCancelled is the cancelled_reason of the Jobs a Job Request's cancellation
-// cancels when no reason is given.
-const reasonJobRequestCancelled = "job_request_cancelled"
-
-// JobRequestState answers the state of the Job Request with jobRequestID (with the cut-off of
-// its start time applied), and false if there is no such Job Request.
-func (s *Server) JobRequestState(jobRequestID int64) (string, bool) {
-	return stateOf(s.st, &s.st.jobRequests, jobRequestID, func(jr *jobRequest) string { return jr.state })
 }

@@ -1,8 +1,6 @@
 package workforcetest_test
 
 import (
-	"fmt"
-	"net/http"
 	"slices"
 	"strings"
 	"testing"
@@ -24,32 +22,6 @@ var allowedFrom = map[string][]string{
 	"cancelled":   {"pending", "filled", "in_progress", "paused"},
 	"filled":      {"pending"},
 	"rejected":    {"pending"},
-}
-
-// patchState moves a Job through PATCH /jobs/:id; a refusal is an error "status <code>: <body>".
-func patchState(state string) func(*fake, int64) error {
-	return func(f *fake, id int64) error {
-		status, body := f.patchJob(id, obj{"state": state})
-		if status != http.StatusOK {
-			return fmt.Errorf("status %d: %v", status, body)
-		}
-		return nil
-	}
-}
-
-// moves are the ways a test moves a Job, by the state they enter.
-func moves() map[string]func(*fake, int64) error {
-	return map[string]func(*fake, int64) error{
-		"in_progress": func(f *fake, id int64) error { return f.StartJob(id) },
-		"paused":      func(f *fake, id int64) error { return f.Pause(id) },
-		"completed":   func(f *fake, id int64) error { return f.Complete(id) },
-		"approved":    func(f *fake, id int64) error { return f.Approve(id) },
-		"withdrawn":   func(f *fake, id int64) error { return f.Withdraw(id) },
-		"no_show":     func(f *fake, id int64) error { return f.NoShow(id) },
-		"cancelled":   patchState("cancelled"),
-		"filled":      patchState("filled"),
-		"rejected":    patchState("rejected"),
-	}
 }
 
 // reach makes a Job in state: pending ones on the pending Job Request, others on the W2 one.
@@ -158,66 +130,4 @@ func TestWorkTimestamps(t *testing.T) {
 	assert.Equal(t, "paid", job["w2_pay_status"])
 	assert.Equal(t, "ADP-77", job["w2_payment_ref"])
 	assert.Equal(t, []string{"approved", "completed", "in_progress", "paused", "in_progress", "filled"}, transitionNames(job))
-}
-
-func TestApply(t *testing.T) {
-	t.Parallel()
-	f := newFake(t)
-	seed := f.Seed()
-	_, err := f.Apply(seed.JobRequest1099ID, seed.WorkerIDs[1])
-	assert.ErrorContains(t, err, "pending workflow")
-	_, err = f.Apply(999999, seed.WorkerIDs[1])
-	assert.ErrorContains(t, err, "999999")
-	_, err = f.Apply(seed.PendingJobRequestID, seed.PendingEmployerID)
-	assert.ErrorContains(t, err, "not a Worker")
-
-	id, err := f.Apply(seed.PendingJobRequestID, seed.WorkerIDs[1])
-	require.NoError(t, err)
-	job := f.getJob(id)
-	assert.Equal(t, "pending", job["state"])
-	assert.Nil(t, job["confirmed_at"])
-	assert.EqualValues(t, seed.PendingEmployerID, job["employer"].(obj)["id"])
-	_, err = f.Apply(seed.PendingJobRequestID, seed.WorkerIDs[1])
-	assert.ErrorContains(t, err, "already holds")
-
-	require.NoError(t, patchState("filled")(f, id))
-	assert.Regexp(t, localStamp, f.getJob(id)["confirmed_at"], "granting an application confirms it")
-}
-
-func TestAcceptRefillsWithdrawn(t *testing.T) {
-	t.Parallel()
-	f := newFake(t)
-	seed := f.Seed()
-	id, err := f.Accept(seed.JobRequest1099ID, seed.WorkerIDs[1])
-	require.NoError(t, err)
-	_, err = f.Accept(seed.JobRequest1099ID, seed.WorkerIDs[1])
-	assert.ErrorContains(t, err, "already holds")
-	require.NoError(t, f.Withdraw(id))
-	assert.NotNil(t, f.getJob(id)["finished_at"])
-
-	again, err := f.Accept(seed.JobRequest1099ID, seed.WorkerIDs[1])
-	require.NoError(t, err)
-	assert.Equal(t, id, again)
-	job := f.getJob(id)
-	assert.Equal(t, []string{"filled", "withdrawn", "filled"}, transitionNames(job))
-	assert.Nil(t, job["finished_at"])
-
-	require.NoError(t, f.NoShow(id))
-	fresh, err := f.Accept(seed.JobRequest1099ID, seed.WorkerIDs[1])
-	require.NoError(t, err)
-	assert.Greater(t, fresh, id, "a no-show is not filled again: a new Job")
-}
-
-func TestOutsideMovesUnknown(t *testing.T) {
-	t.Parallel()
-	f := newFake(t)
-	for name, move := range moves() {
-		assert.ErrorContains(t, move(f, 424242), "424242", name)
-	}
-	_, err := f.Accept(f.Seed().JobRequest1099ID, 424242)
-	assert.ErrorContains(t, err, "does not exist")
-	assert.ErrorContains(t, f.PayW2(424242, "x"), "424242")
-	assert.ErrorContains(t, f.PayW2(f.Seed().PublicJobID, "x"), "approved")
-	_, ok := f.JobState(424242)
-	assert.False(t, ok)
 }

@@ -2,6 +2,7 @@ package workforcetest
 
 import (
 	"net/http"
+	"slices"
 	"time"
 )
 
@@ -47,14 +48,14 @@ func jobRequestMovesTo(to string) ([]string, bool) {
 func jobRequestTakesJobs(state string) bool { return state != stateDraft && state != stateCancelled }
 
 // moveJobRequest changes jr to state `to` at `at` if the table allows it, and records the change
-// for the commit. A disallowed move is a 422 on "state". The caller holds st.mu.
-func (st *store) moveJobRequest(jr *jobRequest, to string, at time.Time) error {
+// for the commit. A disallowed move is a 422 on "state". jr is as the transaction handed it out.
+func (tx *tx) moveJobRequest(jr *jobRequest, to string, at time.Time) error {
 	if refusal := stateTable(jobRequestMovesTo).refusal(jr.state, to, "Job Request"); refusal != "" {
 		return &apiError{status: http.StatusUnprocessableEntity, msg: "job request " + itoa(jr.id) + ": state " + refusal,
 			fields: fieldErrors{"state": {refusal}}}
 	}
 	jr.state, jr.updatedAt = to, at
-	st.recordChange(changedJobRequest, jr.id, to)
+	tx.recordChange(changedJobRequest, jr.id, to)
 	return nil
 }
 
@@ -67,10 +68,13 @@ func holdsSlot(state string) bool {
 	return false
 }
 
-// filledSlots counts the Jobs of jr that hold a slot. The caller holds st.mu.
-func (st *store) filledSlots(jr *jobRequest) int {
+// filledSlots counts the Jobs of the Job Request with id that hold a slot.
+func filledSlots(v view, jobRequestID int64) int { return countSlots(v.jobsOf(jobRequestID)) }
+
+// countSlots counts the Jobs of jobs that hold a slot.
+func countSlots(jobs []jobLink) int {
 	n := 0
-	for _, j := range st.jobsOf[jr.id] {
+	for _, j := range jobs {
 		if holdsSlot(j.state) {
 			n++
 		}
@@ -78,13 +82,17 @@ func (st *store) filledSlots(jr *jobRequest) int {
 	return n
 }
 
-// syncJobRequest moves jr after a change of its Jobs or slots: posted → filled when every slot
-// holds a filled Job and back when one leaves; → in_progress when a Job starts; → completed
-// when every started Job completed and no filled one waits to start; → approved when every
-// completed Job is approved. The caller holds st.mu.
-func (st *store) syncJobRequest(jr *jobRequest) {
+// syncJobRequest moves the Job Request with id after a change of its Jobs or slots: posted →
+// filled when every slot holds a filled Job and back when one leaves; → in_progress when a Job
+// starts; → completed when every started Job completed and no filled one waits to start; →
+// approved when every completed Job is approved.
+func (tx *tx) syncJobRequest(id int64) {
+	jr, ok := tx.editJobRequest(id)
+	if !ok {
+		return
+	}
 	filled, active, started, done, approved := 0, 0, 0, 0, 0
-	for _, j := range st.jobsOf[jr.id] {
+	for _, j := range tx.jobsOf(id) {
 		switch j.state {
 		case stateFilled:
 			filled++
@@ -100,7 +108,7 @@ func (st *store) syncJobRequest(jr *jobRequest) {
 			approved++
 		}
 	}
-	now := st.now()
+	now := tx.now()
 	var to []string
 	switch jr.state {
 	case statePosted, stateUnassigned, stateFilled, stateUnfilled:
@@ -125,53 +133,95 @@ func (st *store) syncJobRequest(jr *jobRequest) {
 		}
 	}
 	for _, state := range to {
-		_ = st.moveJobRequest(jr, state, now) // every move above is in the table
+		_ = tx.moveJobRequest(jr, state, now) // every move above is in the table
 	}
 }
 
 // applyCutoffs moves every posted, unassigned or filled Job Request whose start time the clock
-// has reached with an open slot to unfilled, dated at its start time. run calls it before every
-// access, so the cut-off follows the clock without a timer. The caller holds st.mu.
-func (st *store) applyCutoffs() {
-	now := st.now()
-	if st.cutoffGen == st.gen && !st.nextCutoff.IsZero() && now.Before(st.nextCutoff) {
-		return // nothing changed since the last scan, and the earliest start is still ahead
-	}
-	next := time.Time{}
-	for _, jr := range st.jobRequests.order {
+// has reached with an open slot to unfilled, dated at its start time, and notes the earliest
+// start still ahead. The store calls it before every access when one may be due (cutoffsDue),
+// so the cut-off follows the clock without a timer.
+func (st *store) applyCutoffs(tx *tx) {
+	now := tx.now()
+	var next time.Time
+	due := scan(tx.view, &st.jobRequests, func(jr *jobRequest) bool {
 		switch jr.state {
 		case statePosted, stateUnassigned, stateFilled:
 		default:
-			continue
+			return false
 		}
 		switch {
 		case jr.startTime.IsZero():
+			return false
 		case now.Before(jr.startTime):
 			if next.IsZero() || jr.startTime.Before(next) {
 				next = jr.startTime
 			}
-		case st.filledSlots(jr) < jr.slots:
-			_ = st.moveJobRequest(jr, stateUnfilled, jr.startTime) // in the table
+			return false
 		}
+		return filledSlots(tx.view, jr.id) < jr.slots
+	}, 0)
+	for _, d := range slices.Backward(due) { // oldest first
+		jr, _ := tx.editJobRequest(d.id)
+		_ = tx.moveJobRequest(jr, stateUnfilled, jr.startTime) // in the table
 	}
 	if next.IsZero() {
 		next = time.Unix(1<<62, 0) // no start ahead: only a commit can make one
 	}
-	st.cutoffGen, st.nextCutoff = st.gen, next
+	st.cutoffsStale, st.nextCutoff = false, next
 }
 
 // cancelJobRequest cancels jr and then each of its open Jobs (pending, filled, in_progress,
-// paused), each with its transition; reason is their cancelled_reason. The caller holds st.mu.
-func (st *store) cancelJobRequest(jr *jobRequest, reason string) error {
-	if err := st.moveJobRequest(jr, stateCancelled, st.now()); err != nil {
+// paused), each with its transition; reason is their cancelled_reason. jr is as the transaction
+// handed it out.
+func (tx *tx) cancelJobRequest(jr *jobRequest, reason string) error {
+	if err := tx.moveJobRequest(jr, stateCancelled, tx.now()); err != nil {
 		return err
 	}
-	for _, j := range st.jobsOf[jr.id] { // oldest first
-		switch j.state {
+	for _, link := range tx.jobsOf(jr.id) { // oldest first
+		switch link.state {
 		case statePending, stateFilled, stateInProgress, statePaused:
+			j, _ := tx.editJob(link.id)
 			j.cancelledReason = reason
-			_ = st.move(j, stateCancelled, offSite) // allowed from each of these states
+			_ = tx.move(j, stateCancelled, offSite) // allowed from each of these states
 		}
 	}
 	return nil
+}
+
+// PostJobRequest posts a draft Job Request (the requestor publishes it): draft to posted.
+func (s *Server) PostJobRequest(jobRequestID int64) error {
+	return s.outside("post job request", func(tx *tx) error {
+		jr, ok := tx.editJobRequest(jobRequestID)
+		switch {
+		case !ok:
+			return errorf(http.StatusNotFound, "job request %d not found", jobRequestID)
+		case jr.state != stateDraft:
+			return invalid("state", "cannot post job request "+itoa(jr.id)+": it is "+jr.state+", not draft")
+		}
+		return tx.moveJobRequest(jr, statePosted, tx.now())
+	})
+}
+
+// CancelJobRequest cancels a Job Request from outside the API (the requestor's dashboard or the
+// back office): any state before completed to cancelled. Its open Jobs (pending, filled,
+// in_progress, paused) are cancelled with it, with cancelled_reason "job_request_cancelled".
+func (s *Server) CancelJobRequest(jobRequestID int64) error {
+	return s.outside("cancel job request", func(tx *tx) error {
+		jr, ok := tx.editJobRequest(jobRequestID)
+		if !ok {
+			return errorf(http.StatusNotFound, "job request %d not found", jobRequestID)
+		}
+		return tx.cancelJobRequest(jr, reasonJobRequestCancelled)
+	})
+}
+
+// reasonJobRequestCancelled is the cancelled_reason of the Jobs a Job Request's cancellation
+// cancels when no reason is given.
+const reasonJobRequestCancelled = "job_request_cancelled"
+
+// JobRequestState answers the state of the Job Request with jobRequestID (with the cut-off of
+// its start time applied), and false if there is no such Job Request.
+func (s *Server) JobRequestState(jobRequestID int64) (string, bool) {
+	return stateOf(s.st, (view).jobRequest, jobRequestID, func(jr *jobRequest) string { return jr.state })
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"github.com/workforce-marketplace/workforce-go/workforcetest"
 )
 
@@ -57,4 +59,18 @@ func FuzzRequest(f *testing.F) {
 			t.Fatalf("not JSON for %s %q: %q", method, target, raw)
 		}
 	})
+}
+
+func TestRequestIDs(t *testing.T) {
+	t.Parallel()
+	f := newFake(t)
+	seen := map[string]bool{}
+	for _, path := range []string{"/api_v2/info", "/api_v2/info", "/nowhere", "/api_v2/jobs"} {
+		resp := f.send(http.MethodGet, path, nil, "", nil)
+		id := resp.Header.Get("X-Request-Id")
+		require.NoError(t, resp.Body.Close())
+		assert.Regexp(t, `^[0-9a-f]{32}$`, id)
+		assert.False(t, seen[id], "request ids are unique")
+		seen[id] = true
+	}
 }

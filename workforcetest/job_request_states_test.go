@@ -2,13 +2,11 @@ package workforcetest_test
 
 import (
 	"net/http"
-	"strconv"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
 	"github.com/workforce-marketplace/workforce-go/workforcetest"
 )
 
@@ -121,9 +119,6 @@ func TestJobRequestStateTable(t *testing.T) {
 		}
 	}
 }
-
-// itoa writes an id.
-func itoa(id int64) string { return strconv.FormatInt(id, 10) }
 
 func TestJobRequestFollowsItsJobs(t *testing.T) {
 	t.Parallel()

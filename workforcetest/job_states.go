@@ -3,7 +3,7 @@ package workforcetest
 import (
 	"math"
 	"net/http"
-	"sync/atomic"
+	"slices"
 	"time"
 )
 
@@ -65,39 +65,20 @@ func isClosed(state string) bool {
 	return false
 }
 
-// transition records one state change of a Job.
-type transition struct {
-	id                  int64
-	name                string
-	createdAt           time.Time
-	latitude, longitude string // set when the Worker moved on site
-}
+// stateTable answers the states a record may enter state `to` from ("" is a new record), and
+// whether `to` is a state at all.
+type stateTable func(to string) (from []string, known bool)
 
-// job is a Worker's assignment to a Job Request. Zero times and empty strings are null.
-type job struct {
-	id              int64
-	jobRequestID    int64
-	workerID        int64
-	state           string
-	createdAt       time.Time
-	updatedAt       time.Time
-	confirmedAt     time.Time
-	startedAt       time.Time
-	completedAt     time.Time
-	finishedAt      time.Time
-	workingSince    time.Time     // when the current in_progress stretch began
-	worked          time.Duration // in_progress time before workingSince
-	hoursWorked     *float64      // set on completion
-	actualDuration  *int          // minutes, set by PATCH
-	requestorNotes  string
-	classification  string
-	adjustedWage    string
-	w2HourlyRate    string
-	w2PaymentRef    string
-	w2PayStatus     string
-	cancelledReason string
-	transitions     []transition                // oldest first
-	rendered        atomic.Pointer[renderedJob] // the JSON last written, read and written outside st.mu too
+// refusal answers why table does not allow moving from `from` to `to`, or "" when it does.
+func (table stateTable) refusal(from, to, kind string) string {
+	allowed, known := table(to)
+	switch {
+	case !known:
+		return "is not a " + kind + " state: " + to
+	case !slices.Contains(allowed, from):
+		return "cannot change from " + describe(from) + " to " + to
+	}
+	return ""
 }
 
 // where tells where a move is made: by the Worker on site (its transition carries coordinates:
@@ -116,8 +97,9 @@ var (
 // move changes j to state `to` if the state table allows it, sets the timestamps the move means,
 // appends a transition, bumps updated_at, records the change for the commit and moves the Job
 // Request accordingly. A disallowed move is a 422 on "state"; filling a Job Request whose slots
-// are all taken is a 422 on "job_request_id". The caller holds st.mu (inside st.run).
-func (st *store) move(j *job, to string, at where) error {
+// are all taken is a 422 on "job_request_id". j is the Job as the transaction handed it out, or a
+// new one not yet inserted (whose change its creator records).
+func (tx *tx) move(j *job, to string, at where) error {
 	refusal := stateTable(movesTo).refusal(j.state, to, "Job")
 	if refusal == "" && to == statePaused && j.classification != classW2 {
 		refusal = "cannot change to paused: only W2 Jobs can be paused"
@@ -126,11 +108,11 @@ func (st *store) move(j *job, to string, at where) error {
 		return &apiError{status: http.StatusUnprocessableEntity, msg: "job " + itoa(j.id) + ": state " + refusal,
 			fields: fieldErrors{"state": {refusal}}}
 	}
-	jr := st.jobRequests.rows[j.jobRequestID]
-	if to == stateFilled && jr != nil && st.filledSlots(jr) >= jr.slots {
+	jr, hasJR := tx.jobRequest(j.jobRequestID)
+	if to == stateFilled && hasJR && filledSlots(tx.view, jr.id) >= jr.slots {
 		return invalid("job_request_id", "job request "+itoa(jr.id)+" has no open slot")
 	}
-	now := st.now()
+	now := tx.now()
 	if j.state == stateInProgress {
 		j.worked += now.Sub(j.workingSince)
 	}
@@ -154,21 +136,21 @@ func (st *store) move(j *job, to string, at where) error {
 	case stateRejected, stateCancelled, stateWithdrawn, stateNoShow:
 		j.finishedAt = now
 	}
-	t := transition{id: next(&st.lastTransition), name: to, createdAt: now}
+	t := transition{id: next(&tx.st.lastTransition), name: to, createdAt: now}
 	switch {
 	case at.latitude != "":
 		t.latitude, t.longitude = at.latitude, at.longitude
-	case jr != nil && at.onSite:
+	case hasJR && at.onSite:
 		t.latitude, t.longitude = jr.latitude, jr.longitude
 	}
 	j.state, j.updatedAt = to, now
 	j.transitions = append(j.transitions, t)
 	if j.id == 0 {
-		return nil // a new Job: createJob commits it once it has its id
+		return nil // a new Job: createJob records it once it has its id
 	}
-	st.recordChange(changedJob, j.id, to)
-	if jr != nil {
-		st.syncJobRequest(jr)
+	tx.recordChange(changedJob, j.id, to)
+	if hasJR {
+		tx.syncJobRequest(jr.id)
 	}
 	return nil
 }
@@ -189,74 +171,55 @@ const (
 
 // createJob makes a Job of workerID on jobRequestID entering state (pending or filled). A Worker
 // holds at most one Job per Job Request that is not rejected, cancelled, withdrawn or no_show.
-// Unknown ids and that conflict are 422s on worker_id or job_request_id.
-func (st *store) createJob(jobRequestID, workerID int64, state, notes string, refill bool) (*job, error) {
+// Unknown ids and that conflict are 422s on worker_id or job_request_id. It answers the Job's id.
+func (tx *tx) createJob(jobRequestID, workerID int64, state, notes string, refill bool) (int64, error) {
 	fe := fieldErrors{}
-	jr, ok := st.jobRequests.rows[jobRequestID]
+	jr, ok := tx.jobRequest(jobRequestID)
 	switch {
 	case !ok:
 		fe.add("job_request_id", "does not exist")
 	case !jobRequestTakesJobs(jr.state):
 		fe.add("job_request_id", "is "+jr.state+"; it takes no Jobs")
 	}
-	worker, msg := st.userOfKind(workerID, kindWorker)
+	worker, msg := userOfKind(tx.view, workerID, kindWorker)
 	if msg != "" {
 		fe.add("worker_id", msg)
 	}
 	if err := fe.err(); err != nil {
-		return nil, err
+		return 0, err
 	}
-	if missing := st.missingBadges(jr, worker); missing != "" {
-		return nil, invalid("worker_id", "does not hold the badges job request "+itoa(jr.id)+" requires: "+missing)
+	if missing := missingBadges(tx.view, jr, worker); missing != "" {
+		return 0, invalid("worker_id", "does not hold the badges job request "+itoa(jr.id)+" requires: "+missing)
 	}
-	var withdrawn *job
-	for _, j := range st.jobsOf[jobRequestID] {
+	var withdrawn int64
+	for _, j := range tx.jobsOf(jobRequestID) {
 		if j.workerID != workerID {
 			continue
 		}
 		if !isClosed(j.state) {
-			return nil, invalid("worker_id", "already holds job "+itoa(j.id)+" on job request "+itoa(jobRequestID))
+			return 0, invalid("worker_id", "already holds job "+itoa(j.id)+" on job request "+itoa(jobRequestID))
 		}
-		if j.state == stateWithdrawn && (withdrawn == nil || j.id > withdrawn.id) {
-			withdrawn = j
+		if j.state == stateWithdrawn {
+			withdrawn = max(withdrawn, j.id)
 		}
 	}
-	if refill && withdrawn != nil && state == stateFilled {
-		return withdrawn, st.move(withdrawn, stateFilled, offSite)
+	if refill && withdrawn != 0 && state == stateFilled {
+		j, _ := tx.editJob(withdrawn)
+		return withdrawn, tx.move(j, stateFilled, offSite)
 	}
-	now := st.now()
 	j := &job{
-		jobRequestID: jr.id, workerID: workerID,
-		createdAt: now, requestorNotes: notes, classification: jr.classification,
+		jobRequestID: jr.id, workerID: workerID, owner: jr.createdBy,
+		stored: stored{createdAt: tx.now()}, requestorNotes: notes, classification: jr.classification,
 		adjustedWage: jr.wage,
 	}
 	if jr.classification == classW2 {
 		j.w2HourlyRate, j.w2PayStatus = jr.w2HourlyRate, payNotStarted
 	}
-	if err := st.move(j, state, offSite); err != nil {
-		return nil, err
+	if err := tx.move(j, state, offSite); err != nil {
+		return 0, err
 	}
-	st.addJob(j)
-	st.recordChange(changedJob, j.id, j.state)
-	st.syncJobRequest(jr)
-	return j, nil
-}
-
-// visible tells whether a token of pool p may see j: the Public Pool sees only the Jobs of Job
-// Requests it created.
-func (st *store) visible(j *job, p pool) bool {
-	if p != poolPublic {
-		return true
-	}
-	jr, ok := st.jobRequests.rows[j.jobRequestID]
-	return ok && jr.createdBy == poolPublic
-}
-
-// visibleJob answers the Job with id if a token of pool p may see it, else a 404.
-func (st *store) visibleJob(id int64, p pool) (*job, error) {
-	j, err := st.job(id)
-	if err != nil || !st.visible(j, p) {
-		return nil, errorf(http.StatusNotFound, "job %d not found", id)
-	}
-	return j, nil
+	id := tx.insertJob(j)
+	tx.recordChange(changedJob, id, j.state)
+	tx.syncJobRequest(jr.id)
+	return id, nil
 }

@@ -8,13 +8,12 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
 	"github.com/workforce-marketplace/workforce-go/workforcetest"
 )
 
-// TestCommitPoint checks that every state change of a Job or a Job Request, made by the API,
+// TestCommitsHandOnEveryStateChangeOutsideTheLock checks that every state change of a Job or a Job Request, made by the API,
 // by an outside move or by the clock, is handed on once committed, outside the lock.
-func TestCommitPoint(t *testing.T) {
+func TestCommitsHandOnEveryStateChangeOutsideTheLock(t *testing.T) {
 	t.Parallel()
 	f := newFake(t, workforcetest.WithClock(time.Date(2026, 6, 1, 15, 0, 0, 0, time.UTC)))
 	seed := f.Seed()

@@ -3,7 +3,6 @@ package workforcetest
 import (
 	"testing"
 	"time"
-	_ "time/tzdata" // the reference for the fake's own rule; tests only, so the fake does not carry it
 )
 
 // losAngeles is US Pacific time from the time zone database, the reference the fake's pacific

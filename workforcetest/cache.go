@@ -1,0 +1,108 @@
+package workforcetest
+
+import (
+	"encoding/json"
+	"sync/atomic"
+	"time"
+)
+
+// The render cache keeps each Job's JSON as GET /jobs and GET /jobs/:id last wrote it for the
+// Private Pool, so that a page of 50 Jobs costs no rendering while nothing it shows changes.
+// A rendering notes every record read to write it (through a view with deps), at its version;
+// it is valid while each of them keeps that version, which a commit moves exactly when the
+// record's content changed, and while the clock leaves its time_to_start as it was. So no
+// handler can make it stale: a read cannot change a record, and a write moves the versions of
+// what it changed, and of nothing else.
+
+// dep is a record a rendering shows, at the version it had.
+type dep struct {
+	rec *stored
+	ver uint64
+}
+
+// rendering is a record's JSON as written, with what it depends on.
+type rendering struct {
+	deps []dep
+	// timeToStart, when set, is the whole minutes from the clock's now to start that the JSON
+	// shows (a Job's time_to_start).
+	timeToStart *int64
+	start       time.Time
+	json        []byte
+}
+
+// renderCache holds the last rendering of one record. Only the store reaches it: a copy of the
+// record does not.
+type renderCache struct{ last atomic.Pointer[rendering] }
+
+// current answers the cached JSON when it is still what the records make, else nil. The caller
+// holds the store's lock.
+func (c *renderCache) current(now time.Time) []byte {
+	r := c.last.Load()
+	if r == nil {
+		return nil
+	}
+	for _, d := range r.deps {
+		if d.rec.ver != d.ver {
+			return nil
+		}
+	}
+	if r.timeToStart != nil && minutesUntil(r.start, now) != *r.timeToStart {
+		return nil
+	}
+	return r.json
+}
+
+// minutesUntil answers the whole minutes from now to t, as time_to_start counts them.
+func minutesUntil(t, now time.Time) int64 { return int64(t.Sub(now) / time.Minute) }
+
+// jobEntry is a Job of an answer: its cached JSON, or its value to write.
+type jobEntry struct {
+	cached []byte
+	miss   *jobMiss
+}
+
+// jobMiss is a Job rendered because its JSON was not cached: its value, and the rendering to cache
+// once it is written (when cache is set).
+type jobMiss struct {
+	value jobJSON
+	cache *renderCache
+	r     rendering
+}
+
+// jobEntry answers the entry of the Job with id (which exists) as a token of pool p sees it. The
+// Public Pool's are rendered for it, uncached: what it sees of a Job's Worker moves with the clock.
+func (v view) jobEntry(id int64, p pool) jobEntry {
+	if p == poolPublic {
+		j, _ := v.job(id)
+		return jobEntry{miss: &jobMiss{value: renderJobFor(v, j, p)}}
+	}
+	c := v.st.renders[id-firstJobID]
+	if json := c.current(v.now()); json != nil {
+		return jobEntry{cached: json}
+	}
+	var deps []dep
+	tracked := v
+	tracked.deps = &deps
+	j, _ := tracked.job(id)
+	m := &jobMiss{value: renderJob(tracked, j), cache: c}
+	m.r = rendering{deps: deps, timeToStart: m.value.TimeToStart, start: m.value.start}
+	return jobEntry{miss: m}
+}
+
+// body answers the entry's JSON, writing and caching it when it was rendered; it runs outside the
+// store's lock.
+func (e jobEntry) body() []byte {
+	if e.miss == nil {
+		return e.cached
+	}
+	data, err := json.Marshal(&e.miss.value)
+	if err != nil {
+		return []byte("null") // never: jobJSON holds no value json cannot write
+	}
+	if e.miss.cache != nil {
+		r := e.miss.r
+		r.json = data
+		e.miss.cache.last.Store(&r)
+	}
+	return data
+}
