@@ -35,6 +35,8 @@ func (s *Server) controlRoutes() []route {
 			return map[string][]WebhookAttempt{"attempts": s.WebhookAttempts()}, nil
 		}},
 		{http.MethodPost, "/_fake/webhooks/wait", true, s.controlWaitWebhooks},
+		{http.MethodPost, "/_fake/webhooks/faults", true, s.controlWebhookFault},
+		{http.MethodPost, "/_fake/webhooks/chaos", true, s.controlWebhookChaos},
 	}
 	for verb, move := range map[string]func(int64) error{"post": s.PostJobRequest, "cancel": s.CancelJobRequest} {
 		routes = append(routes, route{http.MethodPost, "/_fake/job_requests/{id}/" + verb, true,

@@ -170,9 +170,16 @@
 //	GET    /_fake/webhooks/attempts                     WebhookAttempts {"attempts": [{"url", "resource", "id", "state",
 //	                                                    "attempt", "status", "error", "time", "body", "signature"}]}
 //	POST   /_fake/webhooks/wait                         WaitWebhooks   {} (waits at most 10 s)
+//	POST   /_fake/webhooks/faults                       InjectWebhookFault {}
+//	POST   /_fake/webhooks/chaos                        SetWebhookChaos {}
 //
 // POST /_fake/faults takes a Fault as a JSON object, with the delay in milliseconds and no
 // other fields: {"method": "GET", "path": "/api_v2/jobs", "times": 2, "status": 503,
 // "retry_after": "1", "body": "", "drop": false, "delay_ms": 0, "drop_after": false,
 // "truncate": false}. A recorded request's body is answered as text.
+//
+// POST /_fake/webhooks/faults takes a WebhookFault, with the delay in seconds of the fake clock:
+// {"resource": "job", "id": 1002, "state": "filled", "times": 1, "drop": true, "duplicate": false,
+// "reorder": false, "delay_seconds": 0}; POST /_fake/webhooks/chaos takes a WebhookChaos:
+// {"drop": 0.3, "duplicate": 0.2, "reorder": 0.5, "delay": 0, "delay_seconds": 0, "seed": 7}.
 package workforcetest

@@ -92,6 +92,7 @@ type hooks struct {
 	retries   []*delivery
 	attempts  []WebhookAttempt
 	changed   chan struct{} // closed and replaced whenever attempts or busy change
+	faults    webhookFaults // see webhook_faults.go
 }
 
 // newHooks starts the senders; they stop when ctx ends.
@@ -172,13 +173,15 @@ func (h *hooks) emit(evs ...event) {
 	if len(h.receivers) == 0 || h.ctx.Err() != nil {
 		return
 	}
+	held := h.takeHeld() // reordered deliveries go after these
 	for _, ev := range evs {
 		sig := webhook.Sign(ev.body, ev.secret)
 		for _, r := range h.receivers {
-			h.queue(&delivery{url: r, resource: ev.resource, id: ev.id, state: ev.state, body: ev.body,
+			h.route(&delivery{url: r, resource: ev.resource, id: ev.id, state: ev.state, body: ev.body,
 				signature: sig, attempt: 1})
 		}
 	}
+	h.release(held)
 }
 
 // queue hands d to the sender of its resource. The caller holds h.mu.
@@ -269,6 +272,7 @@ func (h *hooks) dueRetries() {
 	}
 	clear(h.retries[len(kept):])
 	h.retries = kept
+	h.release(h.takeHeld())
 }
 
 // notify wakes those waiting for attempts. The caller holds h.mu.
