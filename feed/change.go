@@ -116,11 +116,9 @@ type record struct {
 	// Known holds the ids of a Job's transitions queued so far.
 	Known []int64 `json:"known,omitempty"`
 	// State and Updated are a Job Request's state and updated_at as the
-	// newest copy ingested told them; Seen holds every state handed over at
-	// Updated (several changes may share one updated_at).
+	// newest copy ingested told them.
 	State   string    `json:"state,omitempty"`
 	Updated time.Time `json:"updated,omitzero"`
-	Seen    []string  `json:"seen,omitempty"`
 }
 
 // readRecord decodes a stored record; nil or empty is a resource never seen.
@@ -185,28 +183,47 @@ func revealJob(rec record, job *workforce.Job, src Source, now time.Time) (recor
 	return rec, out, nil
 }
 
+// jobRequestRank orders the states of a Job Request along its life, for
+// copies of the same updated_at: the platform may move a Job Request
+// through several states in one instant (in_progress, completed and
+// approved as its last Job is approved), and only the furthest along is
+// taken as the newest. A state this package does not know ranks lowest.
+func jobRequestRank(state string) int {
+	switch workforce.JobRequestState(state) {
+	case workforce.JobRequestDraft:
+		return 1
+	case workforce.JobRequestUnassigned, workforce.JobRequestPosted:
+		return 2
+	case workforce.JobRequestFilled:
+		return 3
+	case workforce.JobRequestInProgress:
+		return 4
+	case workforce.JobRequestCompleted:
+		return 5
+	case workforce.JobRequestApproved:
+		return 6
+	case workforce.JobRequestCancelled, workforce.JobRequestUnfilled:
+		return 7
+	}
+	return 0
+}
+
 // revealJobRequest answers the change a copy of a Job Request reveals
 // beyond rec, and the record to keep (write false: keep the old one). A
-// copy older than the newest one ingested reveals nothing; a newer one
-// reveals a change when its state differs from the last known; one of the
-// same updated_at reveals a change when its state was not handed over at
-// that time already (two changes may share a time; a state seen at that
-// time is taken for a repeat).
+// copy is newer than rec when its updated_at is later, or the same and its
+// state further along the Job Request's life (jobRequestRank); an older
+// copy reveals nothing, and a newer one a change when its state differs
+// from the last known.
 func revealJobRequest(rec record, jr *workforce.JobRequest, src Source, now time.Time) (record, []wireChange, bool, error) {
 	state, at := string(jr.State), jr.UpdatedAt.UTC()
-	switch c := at.Compare(rec.Updated); {
-	case rec.Seq > 0 && c < 0:
-		return rec, nil, false, nil // older than what is known
-	case rec.Seq > 0 && c == 0:
-		if slices.Contains(rec.Seen, state) {
-			return rec, nil, false, nil
+	if rec.Seq > 0 {
+		switch c := at.Compare(rec.Updated); {
+		case c < 0, c == 0 && jobRequestRank(state) <= jobRequestRank(rec.State):
+			return rec, nil, false, nil // not newer than what is known
+		case state == rec.State: // newer, the state unchanged: an edit
+			rec.Updated = at
+			return rec, nil, true, nil
 		}
-		rec.Seen = append(rec.Seen, state)
-	case rec.Seq > 0 && state == rec.State: // newer, the state unchanged
-		rec.Updated, rec.Seen = at, []string{state}
-		return rec, nil, true, nil
-	default:
-		rec.Updated, rec.Seen = at, []string{state}
 	}
 	doc, err := copyOf(jr.Raw, jr)
 	if err != nil {
@@ -214,7 +231,7 @@ func revealJobRequest(rec record, jr *workforce.JobRequest, src Source, now time
 	}
 	from := rec.State
 	rec.Seq++
-	rec.State = state
+	rec.State, rec.Updated = state, at
 	return rec, []wireChange{{Kind: KindJobRequest, ID: jr.ID, Seq: rec.Seq, From: from, To: state, At: at,
 		Source: src, Seen: now, Copy: doc}}, true, nil
 }

@@ -101,18 +101,20 @@ func TestJobRequestChanges(t *testing.T) {
 	ctx := context.Background()
 	for _, copy := range []*workforce.JobRequest{
 		jobRequest(3, "posted", 0),
-		jobRequest(3, "posted", 0),      // a repeat
-		jobRequest(3, "filled", 5),      // a change
-		jobRequest(3, "posted", 1),      // older than the newest: nothing
-		jobRequest(3, "filled", 6),      // an edit, not a change of state
-		jobRequest(3, "in_progress", 6), // same time, another state: a change
-		jobRequest(3, "filled", 6),      // same time, a state seen at it: a repeat
+		jobRequest(3, "posted", 0),    // a repeat
+		jobRequest(3, "filled", 5),    // a change
+		jobRequest(3, "posted", 1),    // older than the newest: nothing
+		jobRequest(3, "filled", 6),    // an edit, not a change of state
+		jobRequest(3, "approved", 7),  // one instant, three states, arriving out of order:
+		jobRequest(3, "completed", 7), // only the furthest along is taken
+		jobRequest(3, "in_progress", 7),
 		jobRequest(3, "cancelled", 9),
+		jobRequest(3, "posted", 9), // the same instant, an earlier state: taken as older
 	} {
 		require.NoError(t, f.IngestJobRequest(ctx, copy))
 	}
 	got := rec.waitN(t, 4)
-	assert.Equal(t, []string{">posted", "posted>filled", "filled>in_progress", "in_progress>cancelled"}, of(got, feed.KindJobRequest, 3))
+	assert.Equal(t, []string{">posted", "posted>filled", "filled>approved", "approved>cancelled"}, of(got, feed.KindJobRequest, 3))
 	assert.Equal(t, time.Date(2026, 3, 1, 9, 0, 9, 0, time.UTC), got[3].At)
 	require.NotNil(t, got[3].JobRequest)
 	assert.EqualValues(t, "cancelled", got[3].JobRequest.State)

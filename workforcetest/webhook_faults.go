@@ -31,8 +31,9 @@ type WebhookFault struct {
 	Drop bool `json:"drop"`
 	// Duplicate delivers it twice: once as usual, and again later, as Reorder sends.
 	Duplicate bool `json:"duplicate"`
-	// Reorder holds the delivery back and sends it after the deliveries of the next change (or
-	// when WaitWebhooks, Advance or SetTime is called, whichever comes first).
+	// Reorder holds the delivery back and sends it after the deliveries of the next change, or
+	// when WaitWebhooks is called (or a second later, with WithTickingClock), whichever comes
+	// first.
 	Reorder bool `json:"reorder"`
 	// Delay holds the delivery back until the fake clock has moved this far past the change.
 	Delay time.Duration `json:"-"`
@@ -165,6 +166,13 @@ func (h *hooks) takeHeld() []*delivery {
 	held := h.faults.held
 	h.faults.held = nil
 	return held
+}
+
+// flushHeld queues the held deliveries now.
+func (h *hooks) flushHeld() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.release(h.takeHeld())
 }
 
 // release queues held deliveries in a random order. The caller holds h.mu.

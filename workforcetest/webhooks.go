@@ -118,6 +118,7 @@ func newHooks(ctx context.Context, c *clock) *hooks {
 					return
 				case <-t.C:
 					h.dueRetries()
+					h.flushHeld()
 				}
 			}
 		}()
@@ -272,7 +273,6 @@ func (h *hooks) dueRetries() {
 	}
 	clear(h.retries[len(kept):])
 	h.retries = kept
-	h.release(h.takeHeld())
 }
 
 // notify wakes those waiting for attempts. The caller holds h.mu.
@@ -346,5 +346,6 @@ func (s *Server) WebhookAttempts() []WebhookAttempt { return s.hooks.log() }
 // yet due on the fake clock are not waited for: Advance the clock past them, then wait again.
 func (s *Server) WaitWebhooks(ctx context.Context) error {
 	s.hooks.dueRetries()
+	s.hooks.flushHeld()
 	return s.hooks.idle(ctx)
 }
