@@ -77,6 +77,7 @@ func (f *Feed) dispatch(ctx context.Context) {
 	defer wg.Wait()
 	for {
 		if free := f.workers - inflight; free > 0 {
+			claimed := time.Now()
 			claims, err := f.store.Claim(ctx, free, f.lease)
 			if err != nil && ctx.Err() == nil {
 				f.log(ctx, "feed: claiming changes failed", slog.String("error", err.Error()))
@@ -86,7 +87,7 @@ func (f *Feed) dispatch(ctx context.Context) {
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
-					f.handle(ctx, c)
+					f.handle(ctx, c, claimed)
 					done <- struct{}{}
 				}()
 			}
@@ -106,12 +107,24 @@ func (f *Feed) dispatch(ctx context.Context) {
 	}
 }
 
-// handle decodes a claimed change, calls the handler while renewing the
-// lease, and acknowledges or releases it.
-func (f *Feed) handle(ctx context.Context, c Claim) {
+// handle decodes a change claimed at claimed, calls the handler while
+// renewing the lease, and acknowledges or releases it.
+func (f *Feed) handle(ctx context.Context, c Claim, claimed time.Time) {
 	ch, err := decodeChange(c.Data, c.Attempt)
+	if err == nil && time.Since(claimed) > f.lease/3 {
+		// Slow to start (a busy machine): make sure the lease is still this
+		// claim's before handing the change over.
+		if err := f.store.Extend(ctx, c, f.lease); err != nil {
+			if errors.Is(err, ErrLeaseLost) {
+				f.stats.leaseLost.Add(1)
+			}
+			f.log(ctx, "feed: renewing a lease failed", changeAttrs(c, err)...)
+			return
+		}
+		claimed = time.Now()
+	}
 	if err == nil {
-		err = f.call(ctx, c, ch)
+		err = f.call(ctx, c, ch, claimed)
 	}
 	// Record the outcome even when ctx ended, within a bound of its own.
 	octx, cancel := context.WithTimeout(context.WithoutCancel(ctx), f.lease)
@@ -138,15 +151,15 @@ func (f *Feed) handle(ctx context.Context, c Claim) {
 	}
 }
 
-// call runs the handler, renewing c's lease every third of it meanwhile; a
-// panic is an error.
-func (f *Feed) call(ctx context.Context, c Claim, ch *Change) (err error) {
+// call runs the handler, renewing c's lease (last renewed at renewed)
+// every third of it meanwhile; a panic is an error.
+func (f *Feed) call(ctx context.Context, c Claim, ch *Change, renewed time.Time) (err error) {
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		t := time.NewTicker(f.lease / 3)
+		t := time.NewTimer(time.Until(renewed.Add(f.lease / 3)))
 		defer t.Stop()
 		for {
 			select {
@@ -156,6 +169,7 @@ func (f *Feed) call(ctx context.Context, c Claim, ch *Change) (err error) {
 				if err := f.store.Extend(ctx, c, f.lease); err != nil && ctx.Err() == nil {
 					f.log(ctx, "feed: renewing a lease failed", changeAttrs(c, err)...)
 				}
+				t.Reset(f.lease / 3)
 			}
 		}
 	}()

@@ -42,7 +42,7 @@ type Chaos struct {
 	Drop, Duplicate, Reorder float64
 	// Seed makes the lives and the faults repeatable; 0 draws one.
 	Seed uint64
-	// Lease is the feeds' lease, 300 ms when 0: the kill's abandoned claim
+	// Lease is the feeds' lease, 2 s when 0: the kill's abandoned claim
 	// waits that long for another instance.
 	Lease time.Duration
 }
@@ -117,7 +117,7 @@ func RunChaos(tb testing.TB, c Chaos) Result {
 		c.Seed = rand.Uint64()
 	}
 	if c.Lease == 0 {
-		c.Lease = 300 * time.Millisecond
+		c.Lease = 2 * time.Second
 	}
 	res := Result{Seed: c.Seed}
 	tb.Logf("feedtest: chaos seed %d", c.Seed)
