@@ -216,7 +216,7 @@ func RunChaos(tb testing.TB, c Chaos) Result {
 	}
 
 	began := time.Now()
-	res.Moves = lives(tb, ctx, fake, client, rng, c.Jobs, func() {
+	restart := func() {
 		// A restart after the kill, while the moves go on.
 		mu.Lock()
 		restart := c.Restart && killed == 1
@@ -233,7 +233,12 @@ func RunChaos(tb testing.TB, c Chaos) Result {
 			slots[victim] = in
 			mu.Unlock()
 		}
-	})
+	}
+	res.Moves = lives(tb, ctx, fake, client, rng, c.Jobs, func(int) { restart() })
+	if c.Kill {
+		led.waitFor(tb, "the kill", func() bool { mu.Lock(); defer mu.Unlock(); return killed > 0 })
+		restart()
+	}
 	// Let the retries of failed deliveries fall due, then take stock.
 	for range 4 {
 		fake.Advance(5 * time.Minute)
@@ -246,12 +251,6 @@ func RunChaos(tb testing.TB, c Chaos) Result {
 	res.JobRequests = len(want.requests)
 	for _, ts := range want.jobs {
 		res.Transitions += len(ts)
-	}
-	if c.Kill {
-		led.waitFor(tb, "the kill", func() bool { mu.Lock(); defer mu.Unlock(); return killed > 0 })
-		if c.Restart {
-			led.waitFor(tb, "the restart", func() bool { mu.Lock(); defer mu.Unlock(); return killed > 1 })
-		}
 	}
 	// The safety net: a sync after the last move finds what was dropped.
 	mu.Lock()
@@ -276,10 +275,20 @@ func RunChaos(tb testing.TB, c Chaos) Result {
 	return res
 }
 
-// lives creates Jobs on new Job Requests and moves them through random
-// lives, interleaved, advancing the fake clock a second every few moves;
-// between moves it calls between. It answers the moves made.
-func lives(tb testing.TB, ctx context.Context, fake *workforcetest.Server, c *workforce.Client, rng *rand.Rand, n int, between func()) int {
+// Lives creates n Jobs on new Job Requests of fake and moves them through
+// random lives (a draw of seed), interleaved, a millisecond apart on the
+// fake clock (a second every 50 moves); after each move it calls between
+// with the number of moves made. It answers the moves made.
+func Lives(tb testing.TB, fake *workforcetest.Server, n int, seed uint64, between func(moves int)) int {
+	tb.Helper()
+	c, err := fake.Client()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return lives(tb, context.Background(), fake, c, rand.New(rand.NewPCG(seed, 0x5eed)), n, between)
+}
+
+func lives(tb testing.TB, ctx context.Context, fake *workforcetest.Server, c *workforce.Client, rng *rand.Rand, n int, between func(int)) int {
 	tb.Helper()
 	seed := fake.Seed()
 	workers := seed.WorkerIDs
@@ -352,7 +361,7 @@ func lives(tb testing.TB, ctx context.Context, fake *workforcetest.Server, c *wo
 		if moves%50 == 0 {
 			fake.Advance(time.Second)
 		}
-		between()
+		between(moves)
 	}
 	return moves
 }
