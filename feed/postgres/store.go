@@ -1,0 +1,386 @@
+// Package postgres keeps a feed's state in PostgreSQL, for several
+// receiver instances (behind one load balancer, say) sharing one
+// database: each change is claimed by one instance at a time under a lease
+// kept in the database, and a resource's next change is claimed by no one
+// before its previous one is acknowledged, whichever instance holds it. An
+// instance that dies mid-handler leaves its claim to expire; another
+// instance then hands the change over again. Ingests announce themselves
+// with NOTIFY, so every instance wakes at once (Store.Wake).
+//
+// The tables are created on Open or New when missing, in the connection's
+// search_path: workforce_feed_resources, workforce_feed_changes and
+// workforce_feed_marks.
+//
+// It uses github.com/jackc/pgx/v5.
+package postgres
+
+import (
+	"cmp"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/workforce-marketplace/workforce-go/feed"
+)
+
+// Channel is the NOTIFY channel of ingests.
+const Channel = "workforce_feed"
+
+const schema = `
+CREATE TABLE IF NOT EXISTS workforce_feed_resources (
+	kind   text   NOT NULL,
+	id     bigint NOT NULL,
+	record bytea  NOT NULL,
+	PRIMARY KEY (kind, id)
+);
+CREATE TABLE IF NOT EXISTS workforce_feed_changes (
+	n           bigserial   NOT NULL, -- the order changes were queued in
+	kind        text        NOT NULL,
+	id          bigint      NOT NULL,
+	seq         bigint      NOT NULL,
+	data        bytea       NOT NULL,
+	attempts    integer     NOT NULL DEFAULT 0,
+	ready_at    timestamptz NOT NULL DEFAULT now(), -- not claimed before
+	lease_token text,
+	lease_until timestamptz,
+	PRIMARY KEY (kind, id, seq)
+);
+CREATE INDEX IF NOT EXISTS workforce_feed_changes_n ON workforce_feed_changes (n);
+CREATE TABLE IF NOT EXISTS workforce_feed_marks (
+	name text        PRIMARY KEY,
+	at   timestamptz NOT NULL
+);
+`
+
+// Store is a feed.Store in PostgreSQL. Its methods are safe for concurrent
+// use.
+type Store struct {
+	pool *pgxpool.Pool
+	own  bool // Close closes pool
+
+	mu     sync.Mutex
+	claims map[claimKey]string // the token of each claim this Store made and did not end
+	txAcks map[string]bool     // tokens acknowledged in a handler's transaction
+}
+
+type claimKey struct {
+	r   feed.Resource
+	seq int64
+}
+
+// Open connects to the database dsn names (a URL or key=value string, as
+// pgx reads it) and answers a Store on it, creating its tables when
+// missing. Close closes the connections.
+func Open(ctx context.Context, dsn string) (*Store, error) {
+	pool, err := pgxpool.New(ctx, dsn)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: %w", err)
+	}
+	s, err := New(ctx, pool)
+	if err != nil {
+		pool.Close()
+		return nil, err
+	}
+	s.own = true
+	return s, nil
+}
+
+// New answers a Store on pool, creating its tables when missing. The pool
+// stays the caller's to close, after the Store is no longer used.
+func New(ctx context.Context, pool *pgxpool.Pool) (*Store, error) {
+	err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
+		// One migration at a time, whatever the instances starting at once.
+		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock(hashtext('workforce_feed schema'))"); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, schema)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("postgres: creating the tables: %w", err)
+	}
+	return &Store{pool: pool, claims: map[claimKey]string{}, txAcks: map[string]bool{}}, nil
+}
+
+// Pool answers the connection pool.
+func (s *Store) Pool() *pgxpool.Pool { return s.pool }
+
+// Close closes the pool when Open made it.
+func (s *Store) Close() {
+	if s.own {
+		s.pool.Close()
+	}
+}
+
+// Update implements feed.Store: the resource's row is locked (created
+// first when missing) for the transaction, so ingests of one resource are
+// serialized across instances.
+func (s *Store) Update(ctx context.Context, r feed.Resource, fn func([]byte) ([]byte, []feed.Queued, error)) error {
+	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		const lock = "SELECT record FROM workforce_feed_resources WHERE kind = $1 AND id = $2 FOR UPDATE"
+		var rec []byte
+		err := tx.QueryRow(ctx, lock, string(r.Kind), r.ID).Scan(&rec)
+		if errors.Is(err, pgx.ErrNoRows) {
+			if _, err = tx.Exec(ctx, "INSERT INTO workforce_feed_resources (kind, id, record) VALUES ($1, $2, '') ON CONFLICT DO NOTHING",
+				string(r.Kind), r.ID); err == nil {
+				err = tx.QueryRow(ctx, lock, string(r.Kind), r.ID).Scan(&rec)
+			}
+		}
+		if err != nil {
+			return err
+		}
+		next, queue, err := fn(rec)
+		if err != nil || (next == nil && len(queue) == 0) {
+			return err
+		}
+		b := &pgx.Batch{}
+		if next != nil {
+			b.Queue("UPDATE workforce_feed_resources SET record = $3 WHERE kind = $1 AND id = $2", string(r.Kind), r.ID, next)
+		}
+		for _, q := range queue {
+			b.Queue("INSERT INTO workforce_feed_changes (kind, id, seq, data) VALUES ($1, $2, $3, $4)", string(r.Kind), r.ID, q.Seq, q.Data)
+		}
+		if len(queue) > 0 {
+			b.Queue("SELECT pg_notify($1, '')", Channel) // delivered at commit
+		}
+		return tx.SendBatch(ctx, b).Close()
+	})
+}
+
+// token answers a new random claim token.
+func token() string {
+	var b [12]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// Claim implements feed.Store.
+func (s *Store) Claim(ctx context.Context, n int, lease time.Duration) ([]feed.Claim, error) {
+	tok := token()
+	rows, err := s.pool.Query(ctx, `
+		WITH ready AS (
+			SELECT c.kind, c.id, c.seq FROM workforce_feed_changes c
+			WHERE c.ready_at <= now() AND (c.lease_until IS NULL OR c.lease_until < now())
+			  AND NOT EXISTS (SELECT 1 FROM workforce_feed_changes p WHERE p.kind = c.kind AND p.id = c.id AND p.seq < c.seq)
+			ORDER BY c.n
+			LIMIT $1
+			FOR UPDATE SKIP LOCKED
+		)
+		UPDATE workforce_feed_changes c
+		SET lease_token = $2, lease_until = now() + $3 * interval '1 microsecond', attempts = c.attempts + 1
+		FROM ready WHERE c.kind = ready.kind AND c.id = ready.id AND c.seq = ready.seq
+		RETURNING c.kind, c.id, c.seq, c.data, c.attempts, c.n`, n, tok, lease.Microseconds())
+	if err != nil {
+		return nil, fmt.Errorf("postgres: claiming: %w", err)
+	}
+	defer rows.Close()
+	type row struct {
+		c feed.Claim
+		n int64
+	}
+	var got []row
+	for rows.Next() {
+		var r row
+		var kind string
+		if err := rows.Scan(&kind, &r.c.Resource.ID, &r.c.Seq, &r.c.Data, &r.c.Attempt, &r.n); err != nil {
+			return nil, fmt.Errorf("postgres: claiming: %w", err)
+		}
+		r.c.Resource.Kind, r.c.Token = feed.Kind(kind), tok
+		got = append(got, r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("postgres: claiming: %w", err)
+	}
+	// RETURNING keeps no order: oldest first again.
+	slices.SortFunc(got, func(a, b row) int { return cmp.Compare(a.n, b.n) })
+	out := make([]feed.Claim, len(got))
+	s.mu.Lock()
+	for i, r := range got {
+		out[i] = r.c
+		s.claims[claimKey{r.c.Resource, r.c.Seq}] = tok
+	}
+	s.mu.Unlock()
+	return out, nil
+}
+
+// lost answers the error of a claim that no longer holds its change.
+func lost(c feed.Claim) error {
+	return fmt.Errorf("%w: %s %d #%d", feed.ErrLeaseLost, c.Resource.Kind, c.Resource.ID, c.Seq)
+}
+
+// forget drops what the Store keeps of c, and tells whether c was
+// acknowledged in a handler's transaction.
+func (s *Store) forget(c feed.Claim) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	k := claimKey{c.Resource, c.Seq}
+	if s.claims[k] == c.Token {
+		delete(s.claims, k)
+	}
+	acked := s.txAcks[c.Token+k.String()]
+	delete(s.txAcks, c.Token+k.String())
+	return acked
+}
+
+func (k claimKey) String() string { return fmt.Sprintf("/%s/%d/%d", k.r.Kind, k.r.ID, k.seq) }
+
+// Ack implements feed.Store.
+func (s *Store) Ack(ctx context.Context, c feed.Claim) error {
+	if s.forget(c) {
+		return nil // acknowledged in the handler's transaction
+	}
+	tag, err := s.pool.Exec(ctx, "DELETE FROM workforce_feed_changes WHERE kind = $1 AND id = $2 AND seq = $3 AND lease_token = $4",
+		string(c.Resource.Kind), c.Resource.ID, c.Seq, c.Token)
+	switch {
+	case err != nil:
+		return fmt.Errorf("postgres: acknowledging: %w", err)
+	case tag.RowsAffected() != 1:
+		return lost(c)
+	}
+	return nil
+}
+
+// Extend implements feed.Store.
+func (s *Store) Extend(ctx context.Context, c feed.Claim, lease time.Duration) error {
+	tag, err := s.pool.Exec(ctx, `UPDATE workforce_feed_changes SET lease_until = now() + $5 * interval '1 microsecond'
+		WHERE kind = $1 AND id = $2 AND seq = $3 AND lease_token = $4`,
+		string(c.Resource.Kind), c.Resource.ID, c.Seq, c.Token, lease.Microseconds())
+	switch {
+	case err != nil:
+		return fmt.Errorf("postgres: renewing a lease: %w", err)
+	case tag.RowsAffected() != 1:
+		s.mu.Lock()
+		acked := s.txAcks[c.Token+claimKey{c.Resource, c.Seq}.String()]
+		s.mu.Unlock()
+		if acked {
+			return nil // the handler's transaction acknowledged it meanwhile
+		}
+		return lost(c)
+	}
+	return nil
+}
+
+// Release implements feed.Store.
+func (s *Store) Release(ctx context.Context, c feed.Claim, retryAt time.Time) error {
+	s.forget(c)
+	tag, err := s.pool.Exec(ctx, `UPDATE workforce_feed_changes
+		SET lease_token = NULL, lease_until = NULL, ready_at = now() + $5 * interval '1 microsecond'
+		WHERE kind = $1 AND id = $2 AND seq = $3 AND lease_token = $4`,
+		string(c.Resource.Kind), c.Resource.ID, c.Seq, c.Token, max(time.Until(retryAt), 0).Microseconds())
+	switch {
+	case err != nil:
+		return fmt.Errorf("postgres: releasing: %w", err)
+	case tag.RowsAffected() != 1:
+		return lost(c)
+	}
+	return nil
+}
+
+// Mark implements feed.Store.
+func (s *Store) Mark(ctx context.Context, name string) (time.Time, error) {
+	var at time.Time
+	err := s.pool.QueryRow(ctx, "SELECT at FROM workforce_feed_marks WHERE name = $1", name).Scan(&at)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return time.Time{}, nil
+	case err != nil:
+		return time.Time{}, fmt.Errorf("postgres: reading mark %s: %w", name, err)
+	}
+	return at.UTC(), nil
+}
+
+// SetMark implements feed.Store. PostgreSQL keeps microseconds: a mark is
+// stored cut to the microsecond, never later than t.
+func (s *Store) SetMark(ctx context.Context, name string, t time.Time) error {
+	_, err := s.pool.Exec(ctx, `INSERT INTO workforce_feed_marks (name, at) VALUES ($1, $2)
+		ON CONFLICT (name) DO UPDATE SET at = GREATEST(workforce_feed_marks.at, EXCLUDED.at)`, name, t.Truncate(time.Microsecond))
+	if err != nil {
+		return fmt.Errorf("postgres: storing mark %s: %w", name, err)
+	}
+	return nil
+}
+
+// Wake implements feed.Waker: it LISTENs on Channel on a connection of
+// its own and calls wake on every notification, reconnecting after a
+// failure, until ctx ends.
+func (s *Store) Wake(ctx context.Context, wake func()) error {
+	for {
+		err := s.listen(ctx, wake)
+		if ctx.Err() != nil {
+			return nil
+		}
+		t := time.NewTimer(time.Second)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil
+		case <-t.C:
+		}
+		_ = err // a lost connection: listen again; the poll covers the gap
+	}
+}
+
+func (s *Store) listen(ctx context.Context, wake func()) error {
+	pc, err := s.pool.Acquire(ctx)
+	if err != nil {
+		return err
+	}
+	conn := pc.Hijack() // LISTEN belongs to this connection: it never goes back to the pool
+	defer conn.Close(context.WithoutCancel(ctx))
+	if _, err := conn.Exec(ctx, "LISTEN "+pgx.Identifier{Channel}.Sanitize()); err != nil {
+		return err
+	}
+	wake() // what was queued while no one listened
+	for {
+		if _, err := conn.WaitForNotification(ctx); err != nil {
+			return err
+		}
+		wake()
+	}
+}
+
+// TxHandler answers a feed.Handler that calls fn inside the transaction
+// that acknowledges the change: fn's writes and the acknowledgment commit
+// together, or neither does, so that each change's effect is made exactly
+// once whatever fails (an instance that dies mid-fn rolls back, and the
+// change goes to another instance after its lease). fn must neither commit
+// nor roll back tx; an error from fn rolls back its writes and leaves the
+// change unacknowledged. While fn runs, the change's row is locked: no
+// other instance takes the change, even past its lease.
+func (s *Store) TxHandler(fn func(ctx context.Context, tx pgx.Tx, c *feed.Change) error) feed.Handler {
+	return func(ctx context.Context, c *feed.Change) error {
+		k := claimKey{feed.Resource{Kind: c.Kind, ID: c.ResourceID}, c.Seq}
+		s.mu.Lock()
+		tok, ok := s.claims[k]
+		s.mu.Unlock()
+		if !ok {
+			return fmt.Errorf("%w: %s %d #%d is not claimed by this store", feed.ErrLeaseLost, c.Kind, c.ResourceID, c.Seq)
+		}
+		err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+			tag, err := tx.Exec(ctx, "DELETE FROM workforce_feed_changes WHERE kind = $1 AND id = $2 AND seq = $3 AND lease_token = $4",
+				string(c.Kind), c.ResourceID, c.Seq, tok)
+			if err != nil {
+				return err
+			}
+			if tag.RowsAffected() != 1 {
+				return lost(feed.Claim{Resource: k.r, Seq: k.seq})
+			}
+			return fn(ctx, tx, c)
+		})
+		if err != nil {
+			return err
+		}
+		s.mu.Lock()
+		s.txAcks[tok+k.String()] = true
+		s.mu.Unlock()
+		return nil
+	}
+}
