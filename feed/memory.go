@@ -20,10 +20,17 @@ type MemoryStore struct {
 	mu      sync.Mutex
 	records map[Resource][]byte
 	queues  map[Resource][]*memItem // unacknowledged changes by Seq
+	heads   []memHead               // the first change of each queue, oldest first
 	marks   map[string]time.Time
 	order   int64 // numbers changes in the order they were queued
 	tokens  int64
 	now     func() time.Time
+}
+
+// memHead is the first change of a resource's queue.
+type memHead struct {
+	r  Resource
+	it *memItem
 }
 
 // memItem is a queued change and its claim.
@@ -60,6 +67,9 @@ func (m *MemoryStore) Update(ctx context.Context, r Resource, fn func([]byte) ([
 		q = append(q, &memItem{Queued: Queued{Seq: c.Seq, Data: bytes.Clone(c.Data)}, order: m.order})
 	}
 	if len(q) > 0 {
+		if len(m.queues[r]) == 0 {
+			m.heads = append(m.heads, memHead{r, q[0]}) // the newest: last
+		}
 		m.queues[r] = q
 	}
 	if next != nil {
@@ -76,23 +86,17 @@ func (m *MemoryStore) Claim(ctx context.Context, n int, lease time.Duration) ([]
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	now := m.now()
-	type head struct {
-		r  Resource
-		it *memItem
-	}
-	var ready []head
-	for r, q := range m.queues {
-		if it := q[0]; !it.ready.After(now) && !it.leased.After(now) {
-			ready = append(ready, head{r, it})
+	out := make([]Claim, 0, n)
+	for _, h := range m.heads {
+		if len(out) == n {
+			break
 		}
-	}
-	slices.SortFunc(ready, func(a, b head) int { return cmp.Compare(a.it.order, b.it.order) })
-	out := make([]Claim, 0, min(n, len(ready)))
-	for _, h := range ready[:min(n, len(ready))] {
-		m.tokens++
-		h.it.token, h.it.leased = strconv.FormatInt(m.tokens, 10), now.Add(lease)
-		h.it.attempt++
-		out = append(out, Claim{Resource: h.r, Seq: h.it.Seq, Data: bytes.Clone(h.it.Data), Attempt: h.it.attempt, Token: h.it.token})
+		if it := h.it; !it.ready.After(now) && !it.leased.After(now) {
+			m.tokens++
+			it.token, it.leased = strconv.FormatInt(m.tokens, 10), now.Add(lease)
+			it.attempt++
+			out = append(out, Claim{Resource: h.r, Seq: it.Seq, Data: bytes.Clone(it.Data), Attempt: it.attempt, Token: it.token})
+		}
 	}
 	return out, nil
 }
@@ -118,12 +122,18 @@ func (m *MemoryStore) Ack(ctx context.Context, c Claim) error {
 		return err
 	}
 	q := m.queues[c.Resource]
+	i, _ := slices.BinarySearchFunc(m.heads, q[0].order, func(h memHead, order int64) int { return cmp.Compare(h.it.order, order) })
+	m.heads = slices.Delete(m.heads, i, i+1)
 	if len(q) == 1 {
 		delete(m.queues, c.Resource)
-	} else {
-		q[0] = nil
-		m.queues[c.Resource] = q[1:]
+		return nil
 	}
+	q[0] = nil
+	q = q[1:]
+	m.queues[c.Resource] = q
+	next := memHead{c.Resource, q[0]}
+	i, _ = slices.BinarySearchFunc(m.heads, next.it.order, func(h memHead, order int64) int { return cmp.Compare(h.it.order, order) })
+	m.heads = slices.Insert(m.heads, i, next)
 	return nil
 }
 
