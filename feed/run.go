@@ -75,8 +75,9 @@ func (f *Feed) dispatch(ctx context.Context) {
 	defer poll.Stop()
 	var wg sync.WaitGroup
 	defer wg.Wait()
+	claim := true
 	for {
-		if free := f.workers - inflight; free > 0 {
+		if free := f.workers - inflight; claim && free > 0 {
 			claimed := time.Now()
 			claims, err := f.store.Claim(ctx, free, f.lease)
 			if err != nil && ctx.Err() == nil {
@@ -100,9 +101,14 @@ func (f *Feed) dispatch(ctx context.Context) {
 			return
 		case <-done:
 			inflight--
-			// The resource's next change may be ready now.
+			// The resource's next change may be ready now: claim when half
+			// the workers are free (one claim for several changes, under
+			// load), or all are.
+			claim = f.workers-inflight >= (f.workers+1)/2 || inflight == 0
 		case <-f.wakeup:
+			claim = true
 		case <-poll.C:
+			claim = true
 		}
 	}
 }

@@ -62,21 +62,26 @@ func Copies(tb testing.TB, first int64, n int) [][]byte {
 type LatencyResult struct {
 	N             int
 	P50, P99, Max time.Duration
+	// IngestP50 and IngestP99 are those of the POSTs' answers: the durable
+	// ingest, before the 204.
+	IngestP50, IngestP99 time.Duration
 }
 
 func (r LatencyResult) String() string {
-	return fmt.Sprintf("%d deliveries: p50 %v, p99 %v, max %v", r.N, r.P50, r.P99, r.Max)
+	return fmt.Sprintf("%d deliveries: p50 %v, p99 %v, max %v (answered: p50 %v, p99 %v)", r.N, r.P50, r.P99, r.Max, r.IngestP50, r.IngestP99)
 }
 
 // Latency runs one feed on s behind a loopback HTTP server, posts n
-// signed deliveries (from concurrency posters at once, each waiting for
-// its answer), and measures each change's time from POST to handler.
-func Latency(tb testing.TB, s feed.Store, n, concurrency int) LatencyResult {
+// signed deliveries at a steady rate a second (each in its own request,
+// as the platform's senders do), and measures each change's time from the
+// start of its POST to the start of the handler's call.
+func Latency(tb testing.TB, s feed.Store, n int, rate float64) LatencyResult {
 	tb.Helper()
 	bodies := Copies(tb, 1_000_000, n)
 	var mu sync.Mutex
 	sent := make(map[int64]time.Time, n)
 	lat := make([]time.Duration, 0, n)
+	answered := make([]time.Duration, 0, n)
 	all := make(chan struct{})
 	f, err := feed.New(nil, benchSecret, func(_ context.Context, c *feed.Change) error {
 		now := time.Now()
@@ -98,30 +103,33 @@ func Latency(tb testing.TB, s feed.Store, n, concurrency int) LatencyResult {
 	go func() { done <- f.Run(ctx) }()
 	defer func() { cancel(); <-done }()
 
-	var next atomic.Int64
 	var wg sync.WaitGroup
-	errs := make(chan error, concurrency)
-	for range concurrency {
+	errs := make(chan error, n)
+	tick := time.NewTicker(time.Duration(float64(time.Second) / rate))
+	defer tick.Stop()
+	for i := range n {
+		<-tick.C
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := next.Add(1) - 1; i < int64(n); i = next.Add(1) - 1 {
-				req, _ := http.NewRequest(http.MethodPost, srv.URL, bytes.NewReader(bodies[i]))
-				req.Header.Set(webhook.Header, webhook.Sign(bodies[i], benchSecret))
-				mu.Lock()
-				sent[1_000_000+i] = time.Now()
-				mu.Unlock()
-				resp, err := srv.Client().Do(req)
-				if err == nil {
-					resp.Body.Close()
-					if resp.StatusCode != http.StatusNoContent {
-						err = fmt.Errorf("a delivery got %d", resp.StatusCode)
-					}
+			req, _ := http.NewRequest(http.MethodPost, srv.URL, bytes.NewReader(bodies[i]))
+			req.Header.Set(webhook.Header, webhook.Sign(bodies[i], benchSecret))
+			start := time.Now()
+			mu.Lock()
+			sent[1_000_000+int64(i)] = start
+			mu.Unlock()
+			resp, err := srv.Client().Do(req)
+			mu.Lock()
+			answered = append(answered, time.Since(start))
+			mu.Unlock()
+			if err == nil {
+				resp.Body.Close()
+				if resp.StatusCode != http.StatusNoContent {
+					err = fmt.Errorf("a delivery got %d", resp.StatusCode)
 				}
-				if err != nil {
-					errs <- err
-					return
-				}
+			}
+			if err != nil {
+				errs <- err
 			}
 		}()
 	}
@@ -138,7 +146,9 @@ func Latency(tb testing.TB, s feed.Store, n, concurrency int) LatencyResult {
 	mu.Lock()
 	defer mu.Unlock()
 	slices.Sort(lat)
-	return LatencyResult{N: n, P50: lat[n/2], P99: lat[(n*99)/100], Max: lat[n-1]}
+	slices.Sort(answered)
+	return LatencyResult{N: n, P50: lat[n/2], P99: lat[(n*99)/100], Max: lat[n-1],
+		IngestP50: answered[n/2], IngestP99: answered[(n*99)/100]}
 }
 
 // Throughput runs one feed on s and ingests n copies (Copies: one change

@@ -4,8 +4,8 @@
 // kept in the database, and a resource's next change is claimed by no one
 // before its previous one is acknowledged, whichever instance holds it. An
 // instance that dies mid-handler leaves its claim to expire; another
-// instance then hands the change over again. Ingests announce themselves
-// with NOTIFY, so every instance wakes at once (Store.Wake).
+// instance then hands the change over again. Ingests are announced with
+// NOTIFY, so every instance wakes at once (Store.Wake).
 //
 // The tables are created on Open or New when missing, in the connection's
 // search_path: workforce_feed_resources, workforce_feed_changes and
@@ -69,7 +69,22 @@ type Store struct {
 	mu     sync.Mutex
 	claims map[claimKey]string // the token of each claim this Store made and did not end
 	txAcks map[string]bool     // tokens acknowledged in a handler's transaction
+
+	acks   chan *ackReq  // to the acknowledger, which deletes them in batches
+	notify chan struct{} // to the notifier: changes were queued
+	stop   chan struct{}
+	done   chan struct{}
+	closed sync.Once
 }
+
+// ackReq is one acknowledgment waiting for its batch.
+type ackReq struct {
+	c    feed.Claim
+	done chan error
+}
+
+// maxAcks bounds the acknowledgments of one batch.
+const maxAcks = 256
 
 type claimKey struct {
 	r   feed.Resource
@@ -93,8 +108,8 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 	return s, nil
 }
 
-// New answers a Store on pool, creating its tables when missing. The pool
-// stays the caller's to close, after the Store is no longer used.
+// New answers a Store on pool, creating its tables when missing. Close the
+// Store when done; the pool stays the caller's to close, after that.
 func New(ctx context.Context, pool *pgxpool.Pool) (*Store, error) {
 	err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
 		// One migration at a time, whatever the instances starting at once.
@@ -107,52 +122,184 @@ func New(ctx context.Context, pool *pgxpool.Pool) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("postgres: creating the tables: %w", err)
 	}
-	return &Store{pool: pool, claims: map[claimKey]string{}, txAcks: map[string]bool{}}, nil
+	s := &Store{pool: pool, claims: map[claimKey]string{}, txAcks: map[string]bool{},
+		acks: make(chan *ackReq, maxAcks), notify: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { defer wg.Done(); s.acknowledger() }()
+	go func() { defer wg.Done(); s.notifier() }()
+	go func() { wg.Wait(); close(s.done) }()
+	return s, nil
+}
+
+// notifier sends a NOTIFY on Channel after ingests that queued changes:
+// one for all that committed while the one before was sent. It is not in
+// the ingest's transaction: a transaction that notifies holds a lock of
+// the notification queue through its commit, which would take every
+// ingest's commit (and its wait for the disk) one at a time. It commits
+// without waiting for the disk: a lost notification only delays a wakeup
+// to the next poll.
+func (s *Store) notifier() {
+	for {
+		select {
+		case <-s.notify:
+		case <-s.stop:
+			return
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		b := &pgx.Batch{}
+		b.Queue("BEGIN")
+		b.Queue("SET LOCAL synchronous_commit TO OFF")
+		b.Queue("SELECT pg_notify($1, '')", Channel)
+		b.Queue("COMMIT")
+		_ = s.pool.SendBatch(ctx, b).Close() // a failure: the poll covers it
+		cancel()
+	}
 }
 
 // Pool answers the connection pool.
 func (s *Store) Pool() *pgxpool.Pool { return s.pool }
 
-// Close closes the pool when Open made it.
+// Close stops the Store's acknowledger and notifier (after the work under
+// way), and closes the pool when Open made it.
 func (s *Store) Close() {
-	if s.own {
-		s.pool.Close()
+	s.closed.Do(func() {
+		close(s.stop)
+		<-s.done
+		if s.own {
+			s.pool.Close()
+		}
+	})
+}
+
+var errClosed = errors.New("postgres: the store is closed")
+
+// acknowledger deletes the acknowledged changes in batches, one statement
+// and one commit for all the acknowledgments that wait: a group commit.
+func (s *Store) acknowledger() {
+	for {
+		var batch []*ackReq
+		select {
+		case r := <-s.acks:
+			batch = append(batch, r)
+		case <-s.stop:
+			return
+		}
+	more:
+		for len(batch) < maxAcks {
+			select {
+			case r := <-s.acks:
+				batch = append(batch, r)
+			default:
+				break more
+			}
+		}
+		s.ackBatch(batch)
+	}
+}
+
+// ackBatch deletes the changes of batch whose claims still hold them, and
+// answers each request.
+func (s *Store) ackBatch(batch []*ackReq) {
+	kinds, toks := make([]string, len(batch)), make([]string, len(batch))
+	ids, seqs := make([]int64, len(batch)), make([]int64, len(batch))
+	for i, r := range batch {
+		kinds[i], ids[i], seqs[i], toks[i] = string(r.c.Resource.Kind), r.c.Resource.ID, r.c.Seq, r.c.Token
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	rows, err := s.pool.Query(ctx, `DELETE FROM workforce_feed_changes c
+		USING unnest($1::text[], $2::bigint[], $3::bigint[], $4::text[]) AS a(kind, id, seq, tok)
+		WHERE c.kind = a.kind AND c.id = a.id AND c.seq = a.seq AND c.lease_token = a.tok
+		RETURNING c.kind, c.id, c.seq`, kinds, ids, seqs, toks)
+	deleted := map[claimKey]bool{}
+	if err == nil {
+		for rows.Next() {
+			var k claimKey
+			var kind string
+			if err = rows.Scan(&kind, &k.r.ID, &k.seq); err != nil {
+				break
+			}
+			k.r.Kind = feed.Kind(kind)
+			deleted[k] = true
+		}
+		rows.Close()
+		if err == nil {
+			err = rows.Err()
+		}
+	}
+	for _, r := range batch {
+		switch {
+		case err != nil:
+			r.done <- fmt.Errorf("postgres: acknowledging: %w", err)
+		case deleted[claimKey{r.c.Resource, r.c.Seq}]:
+			r.done <- nil
+		default:
+			r.done <- lost(r.c)
+		}
 	}
 }
 
 // Update implements feed.Store: the resource's row is locked (created
 // first when missing) for the transaction, so ingests of one resource are
-// serialized across instances.
+// serialized across instances. It costs two round trips (BEGIN with the
+// lock, then the writes with COMMIT), three for a resource never seen, and
+// no write at all for a copy that reveals nothing new.
 func (s *Store) Update(ctx context.Context, r feed.Resource, fn func([]byte) ([]byte, []feed.Queued, error)) error {
-	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		const lock = "SELECT record FROM workforce_feed_resources WHERE kind = $1 AND id = $2 FOR UPDATE"
-		var rec []byte
-		err := tx.QueryRow(ctx, lock, string(r.Kind), r.ID).Scan(&rec)
-		if errors.Is(err, pgx.ErrNoRows) {
-			if _, err = tx.Exec(ctx, "INSERT INTO workforce_feed_resources (kind, id, record) VALUES ($1, $2, '') ON CONFLICT DO NOTHING",
-				string(r.Kind), r.ID); err == nil {
-				err = tx.QueryRow(ctx, lock, string(r.Kind), r.ID).Scan(&rec)
-			}
+	conn, err := s.pool.Acquire(ctx)
+	if err != nil {
+		return fmt.Errorf("postgres: %w", err)
+	}
+	defer conn.Release()
+	done := false
+	defer func() {
+		if !done { // a failure inside the transaction: end it (a broken connection ends it too)
+			_, _ = conn.Exec(context.WithoutCancel(ctx), "ROLLBACK")
 		}
-		if err != nil {
-			return err
+	}()
+	kind := string(r.Kind)
+	b := &pgx.Batch{}
+	b.Queue("BEGIN")
+	b.Queue("SELECT record FROM workforce_feed_resources WHERE kind = $1 AND id = $2 FOR UPDATE", kind, r.ID)
+	br := conn.SendBatch(ctx, b)
+	_, err = br.Exec()
+	var rec []byte
+	if err == nil {
+		err = br.QueryRow().Scan(&rec)
+	}
+	if cerr := br.Close(); err == nil || (errors.Is(err, pgx.ErrNoRows) && cerr != nil) {
+		err = cerr
+	}
+	if errors.Is(err, pgx.ErrNoRows) { // never seen: create its row, locked
+		err = conn.QueryRow(ctx, `INSERT INTO workforce_feed_resources (kind, id, record) VALUES ($1, $2, '')
+			ON CONFLICT (kind, id) DO UPDATE SET kind = EXCLUDED.kind RETURNING record`, kind, r.ID).Scan(&rec)
+	}
+	if err != nil {
+		return fmt.Errorf("postgres: %w", err)
+	}
+	next, queue, err := fn(rec)
+	if err != nil {
+		return err
+	}
+	b = &pgx.Batch{}
+	if next != nil {
+		b.Queue("UPDATE workforce_feed_resources SET record = $3 WHERE kind = $1 AND id = $2", kind, r.ID, next)
+	}
+	for _, q := range queue {
+		b.Queue("INSERT INTO workforce_feed_changes (kind, id, seq, data) VALUES ($1, $2, $3, $4)", kind, r.ID, q.Seq, q.Data)
+	}
+	b.Queue("COMMIT")
+	if err := conn.SendBatch(ctx, b).Close(); err != nil {
+		return fmt.Errorf("postgres: %w", err)
+	}
+	done = true
+	if len(queue) > 0 {
+		select {
+		case s.notify <- struct{}{}:
+		default: // one is due already
 		}
-		next, queue, err := fn(rec)
-		if err != nil || (next == nil && len(queue) == 0) {
-			return err
-		}
-		b := &pgx.Batch{}
-		if next != nil {
-			b.Queue("UPDATE workforce_feed_resources SET record = $3 WHERE kind = $1 AND id = $2", string(r.Kind), r.ID, next)
-		}
-		for _, q := range queue {
-			b.Queue("INSERT INTO workforce_feed_changes (kind, id, seq, data) VALUES ($1, $2, $3, $4)", string(r.Kind), r.ID, q.Seq, q.Data)
-		}
-		if len(queue) > 0 {
-			b.Queue("SELECT pg_notify($1, '')", Channel) // delivered at commit
-		}
-		return tx.SendBatch(ctx, b).Close()
-	})
+	}
+	return nil
 }
 
 // token answers a new random claim token.
@@ -165,7 +312,13 @@ func token() string {
 // Claim implements feed.Store.
 func (s *Store) Claim(ctx context.Context, n int, lease time.Duration) ([]feed.Claim, error) {
 	tok := token()
-	rows, err := s.pool.Query(ctx, `
+	// The lease is written without waiting for the disk: a claim lost in a
+	// crash of the database is only a change claimable again, which the
+	// acknowledgment (durable) tells apart.
+	b := &pgx.Batch{}
+	b.Queue("BEGIN")
+	b.Queue("SET LOCAL synchronous_commit TO OFF")
+	b.Queue(`
 		WITH ready AS (
 			SELECT c.kind, c.id, c.seq FROM workforce_feed_changes c
 			WHERE c.ready_at <= now() AND (c.lease_until IS NULL OR c.lease_until < now())
@@ -178,10 +331,18 @@ func (s *Store) Claim(ctx context.Context, n int, lease time.Duration) ([]feed.C
 		SET lease_token = $2, lease_until = now() + $3 * interval '1 microsecond', attempts = c.attempts + 1
 		FROM ready WHERE c.kind = ready.kind AND c.id = ready.id AND c.seq = ready.seq
 		RETURNING c.kind, c.id, c.seq, c.data, c.attempts, c.n`, n, tok, lease.Microseconds())
+	b.Queue("COMMIT")
+	br := s.pool.SendBatch(ctx, b)
+	defer br.Close()
+	for range 2 {
+		if _, err := br.Exec(); err != nil {
+			return nil, fmt.Errorf("postgres: claiming: %w", err)
+		}
+	}
+	rows, err := br.Query()
 	if err != nil {
 		return nil, fmt.Errorf("postgres: claiming: %w", err)
 	}
-	defer rows.Close()
 	type row struct {
 		c feed.Claim
 		n int64
@@ -196,7 +357,11 @@ func (s *Store) Claim(ctx context.Context, n int, lease time.Duration) ([]feed.C
 		r.c.Resource.Kind, r.c.Token = feed.Kind(kind), tok
 		got = append(got, r)
 	}
+	rows.Close()
 	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("postgres: claiming: %w", err)
+	}
+	if _, err := br.Exec(); err != nil { // COMMIT
 		return nil, fmt.Errorf("postgres: claiming: %w", err)
 	}
 	// RETURNING keeps no order: oldest first again.
@@ -232,20 +397,26 @@ func (s *Store) forget(c feed.Claim) bool {
 
 func (k claimKey) String() string { return fmt.Sprintf("/%s/%d/%d", k.r.Kind, k.r.ID, k.seq) }
 
-// Ack implements feed.Store.
+// Ack implements feed.Store. Acknowledgments that arrive together are
+// deleted by one statement, in one commit.
 func (s *Store) Ack(ctx context.Context, c feed.Claim) error {
 	if s.forget(c) {
 		return nil // acknowledged in the handler's transaction
 	}
-	tag, err := s.pool.Exec(ctx, "DELETE FROM workforce_feed_changes WHERE kind = $1 AND id = $2 AND seq = $3 AND lease_token = $4",
-		string(c.Resource.Kind), c.Resource.ID, c.Seq, c.Token)
-	switch {
-	case err != nil:
-		return fmt.Errorf("postgres: acknowledging: %w", err)
-	case tag.RowsAffected() != 1:
-		return lost(c)
+	r := &ackReq{c: c, done: make(chan error, 1)}
+	select {
+	case s.acks <- r:
+	case <-s.stop:
+		return errClosed
+	case <-ctx.Done():
+		return ctx.Err()
 	}
-	return nil
+	select {
+	case err := <-r.done:
+		return err
+	case <-ctx.Done(): // the batch may still delete it: then it is not handed over again
+		return ctx.Err()
+	}
 }
 
 // Extend implements feed.Store.

@@ -7,7 +7,7 @@
 // goes through one writer, which commits what is waiting in one
 // transaction (a group commit: one fsync for many webhooks and
 // acknowledgments), in WAL mode with synchronous=FULL, so a write is on
-// disk when its call returns. Claims are leases in memory: a crash drops
+// disk when its call returns (WithSyncNormal trades that for speed). Claims are leases in memory: a crash drops
 // them with the process, and the restarted process hands the changes
 // over again.
 //
@@ -88,14 +88,35 @@ type write struct {
 // maxBatch bounds the writes one transaction of the writer holds.
 const maxBatch = 256
 
+// An Option configures Open.
+type Option func(*options)
+
+type options struct{ synchronous string }
+
+// WithSyncNormal commits without waiting for the disk (SQLite's
+// synchronous=NORMAL in WAL mode): a crash of the process loses nothing,
+// but a crash of the machine (power, kernel) may take back the last
+// commits, all of them after some point, together: ingests (their copies
+// come back with the next sync, whose watermark went back with them) and
+// acknowledgments (those changes are handed over again; with TxHandler the
+// handler's writes went back too, so each effect is still made once). By
+// default every commit waits for the disk (synchronous=FULL).
+func WithSyncNormal() Option { return func(o *options) { o.synchronous = "normal" } }
+
 // Open opens (creating it if need be) the SQLite file at path and answers
 // a Store on it. Close it when done.
-func Open(ctx context.Context, path string) (*Store, error) {
+func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	if path == "" {
 		return nil, errors.New("sqlite: no path")
 	}
+	o := options{synchronous: "full"}
+	for _, opt := range opts {
+		if opt != nil {
+			opt(&o)
+		}
+	}
 	q := url.Values{}
-	for _, p := range []string{"journal_mode(wal)", "synchronous(full)", "locking_mode(exclusive)", "busy_timeout(5000)", "foreign_keys(off)"} {
+	for _, p := range []string{"journal_mode(wal)", "synchronous(" + o.synchronous + ")", "locking_mode(exclusive)", "busy_timeout(5000)", "foreign_keys(off)"} {
 		q.Add("_pragma", p)
 	}
 	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + q.Encode()
