@@ -51,9 +51,9 @@ func TestStaleAndRepeatedCopiesRevealNothingNew(t *testing.T) {
 	for _, copy := range []*workforce.Job{newest, older, newest, job(7, "1:filled"), older} {
 		require.NoError(t, f.IngestJob(ctx, copy))
 	}
-	got := rec.waitN(t, 3)
+	assert.Len(t, rec.waitN(t, 3), 3)
 	require.NoError(t, f.IngestJob(ctx, job(7, "1:filled", "2:in_progress", "3:completed", "4:approved")))
-	got = rec.waitN(t, 4)
+	got := rec.waitN(t, 4)
 	assert.Equal(t, []string{">filled", "filled>in_progress", "in_progress>completed", "completed>approved"}, of(got, feed.KindJob, 7))
 	for i, ch := range got {
 		assert.EqualValues(t, i+1, ch.Seq)
