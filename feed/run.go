@@ -69,7 +69,12 @@ func (f *Feed) syncLoop(ctx context.Context) {
 // dispatch claims ready changes while workers are free and hands each to a
 // goroutine, until ctx ends; then it waits for them.
 func (f *Feed) dispatch(ctx context.Context) {
-	done := make(chan struct{}, f.workers)
+	// A handler's slot is freed when it returns: its acknowledgment is
+	// made meanwhile (at most workers of them wait at once), and the
+	// resource's next change is claimable only once it is stored anyway.
+	freed := make(chan struct{}, 2*f.workers) // a handler returned
+	acked := make(chan struct{}, 2*f.workers) // an acknowledgment was stored
+	acking := make(chan struct{}, f.workers)
 	inflight := 0
 	poll := time.NewTicker(f.poll)
 	defer poll.Stop()
@@ -88,8 +93,12 @@ func (f *Feed) dispatch(ctx context.Context) {
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
-					f.handle(ctx, c, claimed)
-					done <- struct{}{}
+					f.handle(ctx, c, claimed, func() {
+						acking <- struct{}{}
+						freed <- struct{}{}
+					})
+					<-acking
+					acked <- struct{}{}
 				}()
 			}
 			if len(claims) == free {
@@ -99,11 +108,13 @@ func (f *Feed) dispatch(ctx context.Context) {
 		select {
 		case <-ctx.Done():
 			return
-		case <-done:
+		case <-freed:
 			inflight--
-			// The resource's next change may be ready now: claim when half
-			// the workers are free (one claim for several changes, under
-			// load), or all are.
+			// Claim when half the workers are free (one claim for several
+			// changes, under load), or all are.
+			claim = f.workers-inflight >= (f.workers+1)/2 || inflight == 0
+		case <-acked:
+			// The resource's next change may be ready now.
 			claim = f.workers-inflight >= (f.workers+1)/2 || inflight == 0
 		case <-f.wakeup:
 			claim = true
@@ -114,8 +125,11 @@ func (f *Feed) dispatch(ctx context.Context) {
 }
 
 // handle decodes a change claimed at claimed, calls the handler while
-// renewing the lease, and acknowledges or releases it.
-func (f *Feed) handle(ctx context.Context, c Claim, claimed time.Time) {
+// renewing the lease, calls returned, and acknowledges or releases the
+// change.
+func (f *Feed) handle(ctx context.Context, c Claim, claimed time.Time, returned func()) {
+	once := sync.OnceFunc(returned)
+	defer once()
 	ch, err := decodeChange(c.Data, c.Attempt)
 	if err == nil && time.Since(claimed) > f.lease/3 {
 		// Slow to start (a busy machine): make sure the lease is still this
@@ -132,6 +146,7 @@ func (f *Feed) handle(ctx context.Context, c Claim, claimed time.Time) {
 	if err == nil {
 		err = f.call(ctx, c, ch, claimed)
 	}
+	once()
 	// Record the outcome even when ctx ended, within a bound of its own.
 	octx, cancel := context.WithTimeout(context.WithoutCancel(ctx), f.lease)
 	defer cancel()

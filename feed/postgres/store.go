@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/workforce-marketplace/workforce-go/feed"
@@ -70,11 +71,12 @@ type Store struct {
 	claims map[claimKey]string // the token of each claim this Store made and did not end
 	txAcks map[string]bool     // tokens acknowledged in a handler's transaction
 
-	acks   chan *ackReq  // to the acknowledger, which deletes them in batches
-	notify chan struct{} // to the notifier: changes were queued
-	stop   chan struct{}
-	done   chan struct{}
-	closed sync.Once
+	updates chan *updateReq // to the writers, which make them in batches
+	acks    chan *ackReq    // to the acknowledger, which deletes them in batches
+	notify  chan struct{}   // to the notifier: changes were queued
+	stop    chan struct{}
+	done    chan struct{}
+	closed  sync.Once
 }
 
 // ackReq is one acknowledgment waiting for its batch.
@@ -123,11 +125,15 @@ func New(ctx context.Context, pool *pgxpool.Pool) (*Store, error) {
 		return nil, fmt.Errorf("postgres: creating the tables: %w", err)
 	}
 	s := &Store{pool: pool, claims: map[claimKey]string{}, txAcks: map[string]bool{},
-		acks: make(chan *ackReq, maxAcks), notify: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
+		updates: make(chan *updateReq, maxAcks), acks: make(chan *ackReq, maxAcks), notify: make(chan struct{}, 1),
+		stop: make(chan struct{}), done: make(chan struct{})}
 	var wg sync.WaitGroup
-	wg.Add(2)
+	wg.Add(2 + writers)
 	go func() { defer wg.Done(); s.acknowledger() }()
 	go func() { defer wg.Done(); s.notifier() }()
+	for range writers {
+		go func() { defer wg.Done(); s.writer() }()
+	}
 	go func() { wg.Wait(); close(s.done) }()
 	return s, nil
 }
@@ -160,8 +166,8 @@ func (s *Store) notifier() {
 // Pool answers the connection pool.
 func (s *Store) Pool() *pgxpool.Pool { return s.pool }
 
-// Close stops the Store's acknowledger and notifier (after the work under
-// way), and closes the pool when Open made it.
+// Close stops the Store's writers, acknowledger and notifier (after the
+// work under way), and closes the pool when Open made it.
 func (s *Store) Close() {
 	s.closed.Do(func() {
 		close(s.stop)
@@ -240,65 +246,194 @@ func (s *Store) ackBatch(batch []*ackReq) {
 	}
 }
 
-// Update implements feed.Store: the resource's row is locked (created
-// first when missing) for the transaction, so ingests of one resource are
-// serialized across instances. It costs two round trips (BEGIN with the
-// lock, then the writes with COMMIT), three for a resource never seen, and
-// no write at all for a copy that reveals nothing new.
+// Update implements feed.Store. Updates that arrive together are made in
+// one transaction (a group commit: one wait for the disk for all), by one
+// of a few writers: the batch's resource rows are locked in one statement,
+// in the order of (kind, id), created when missing (so that updates of one
+// resource are serialized across instances, and two batches never wait
+// for each other in a cycle), the records are read, fn runs for each
+// update in arrival order, and the writes go with the COMMIT: two round
+// trips a batch.
 func (s *Store) Update(ctx context.Context, r feed.Resource, fn func([]byte) ([]byte, []feed.Queued, error)) error {
+	req := &updateReq{r: r, fn: fn, done: make(chan error, 1)}
+	select {
+	case s.updates <- req:
+	case <-s.stop:
+		return errClosed
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	select {
+	case err := <-req.done:
+		return err
+	case <-ctx.Done(): // the batch may still commit it: the copy is then kept
+		return ctx.Err()
+	}
+}
+
+// updateReq is one Update waiting for its batch.
+type updateReq struct {
+	r      feed.Resource
+	fn     func([]byte) ([]byte, []feed.Queued, error)
+	done   chan error
+	err    error // fn's
+	queued bool  // fn queued changes
+}
+
+// writers is how many batches of updates may be under way at once.
+const writers = 2
+
+// writer makes the waiting updates in batches until the store closes.
+func (s *Store) writer() {
+	for {
+		var batch []*updateReq
+		select {
+		case r := <-s.updates:
+			batch = append(batch, r)
+		case <-s.stop:
+			return
+		}
+	more:
+		for len(batch) < maxAcks {
+			select {
+			case r := <-s.updates:
+				batch = append(batch, r)
+			default:
+				break more
+			}
+		}
+		err := s.updateBatch(batch)
+		for range 2 { // a deadlock or a serialization failure: the batch again
+			if !retryable(err) {
+				break
+			}
+			err = s.updateBatch(batch)
+		}
+		queued := false
+		for _, r := range batch {
+			switch {
+			case err != nil:
+				r.done <- fmt.Errorf("postgres: %w", err)
+			default:
+				r.done <- r.err
+			}
+		}
+		if err == nil {
+			for _, r := range batch {
+				queued = queued || r.queued
+			}
+		}
+		if queued {
+			select {
+			case s.notify <- struct{}{}:
+			default: // one is due already
+			}
+		}
+	}
+}
+
+// retryable tells whether err is a deadlock or a serialization failure.
+func retryable(err error) bool {
+	var pgErr *pgconn.PgError
+	return errors.As(err, &pgErr) && (pgErr.Code == "40P01" || pgErr.Code == "40001")
+}
+
+// updateBatch makes a batch of updates in one transaction. An error of
+// fn fails only its update (kept in its err); any other fails the batch.
+func (s *Store) updateBatch(batch []*updateReq) error {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
 	conn, err := s.pool.Acquire(ctx)
 	if err != nil {
-		return fmt.Errorf("postgres: %w", err)
+		return err
 	}
 	defer conn.Release()
 	done := false
 	defer func() {
-		if !done { // a failure inside the transaction: end it (a broken connection ends it too)
-			_, _ = conn.Exec(context.WithoutCancel(ctx), "ROLLBACK")
+		if !done { // end the transaction (a broken connection ends it too)
+			_, _ = conn.Exec(ctx, "ROLLBACK")
 		}
 	}()
-	kind := string(r.Kind)
+	// The resources, each once, in (kind, id) order: the order of the locks.
+	rs := make([]feed.Resource, 0, len(batch))
+	for _, r := range batch {
+		rs = append(rs, r.r)
+	}
+	slices.SortFunc(rs, func(a, b feed.Resource) int {
+		return cmp.Or(cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.ID, b.ID))
+	})
+	rs = slices.Compact(rs)
+	kinds, ids := make([]string, len(rs)), make([]int64, len(rs))
+	for i, r := range rs {
+		kinds[i], ids[i] = string(r.Kind), r.ID
+	}
 	b := &pgx.Batch{}
 	b.Queue("BEGIN")
-	b.Queue("SELECT record FROM workforce_feed_resources WHERE kind = $1 AND id = $2 FOR UPDATE", kind, r.ID)
+	b.Queue(`INSERT INTO workforce_feed_resources (kind, id, record)
+		SELECT kind, id, '' FROM unnest($1::text[], $2::bigint[]) AS r(kind, id) ORDER BY kind, id
+		ON CONFLICT (kind, id) DO UPDATE SET kind = EXCLUDED.kind
+		RETURNING kind, id, record`, kinds, ids)
 	br := conn.SendBatch(ctx, b)
+	records := make(map[feed.Resource][]byte, len(rs))
 	_, err = br.Exec()
-	var rec []byte
 	if err == nil {
-		err = br.QueryRow().Scan(&rec)
+		var rows pgx.Rows
+		if rows, err = br.Query(); err == nil {
+			for rows.Next() {
+				var r feed.Resource
+				var kind string
+				var rec []byte
+				if err = rows.Scan(&kind, &r.ID, &rec); err != nil {
+					break
+				}
+				r.Kind = feed.Kind(kind)
+				records[r] = rec
+			}
+			rows.Close()
+			if err == nil {
+				err = rows.Err()
+			}
+		}
 	}
-	if cerr := br.Close(); err == nil || (errors.Is(err, pgx.ErrNoRows) && cerr != nil) {
+	if cerr := br.Close(); err == nil {
 		err = cerr
 	}
-	if errors.Is(err, pgx.ErrNoRows) { // never seen: create its row, locked
-		err = conn.QueryRow(ctx, `INSERT INTO workforce_feed_resources (kind, id, record) VALUES ($1, $2, '')
-			ON CONFLICT (kind, id) DO UPDATE SET kind = EXCLUDED.kind RETURNING record`, kind, r.ID).Scan(&rec)
-	}
-	if err != nil {
-		return fmt.Errorf("postgres: %w", err)
-	}
-	next, queue, err := fn(rec)
 	if err != nil {
 		return err
 	}
-	b = &pgx.Batch{}
-	if next != nil {
-		b.Queue("UPDATE workforce_feed_resources SET record = $3 WHERE kind = $1 AND id = $2", kind, r.ID, next)
+	// Each update in arrival order, on the record the one before left.
+	changed := map[feed.Resource]bool{}
+	var cKinds []string
+	var cIDs, cSeqs []int64
+	var data [][]byte
+	for _, r := range batch {
+		next, queue, err := r.fn(records[r.r])
+		r.err, r.queued = err, err == nil && len(queue) > 0
+		if err != nil {
+			continue
+		}
+		if next != nil {
+			records[r.r], changed[r.r] = next, true
+		}
+		for _, q := range queue {
+			cKinds, cIDs, cSeqs, data = append(cKinds, string(r.r.Kind)), append(cIDs, r.r.ID), append(cSeqs, q.Seq), append(data, q.Data)
+		}
 	}
-	for _, q := range queue {
-		b.Queue("INSERT INTO workforce_feed_changes (kind, id, seq, data) VALUES ($1, $2, $3, $4)", kind, r.ID, q.Seq, q.Data)
+	b = &pgx.Batch{}
+	for _, r := range rs {
+		if changed[r] {
+			b.Queue("UPDATE workforce_feed_resources SET record = $3 WHERE kind = $1 AND id = $2", string(r.Kind), r.ID, records[r])
+		}
+	}
+	if len(data) > 0 {
+		b.Queue(`INSERT INTO workforce_feed_changes (kind, id, seq, data)
+			SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::bytea[])`, cKinds, cIDs, cSeqs, data)
 	}
 	b.Queue("COMMIT")
 	if err := conn.SendBatch(ctx, b).Close(); err != nil {
-		return fmt.Errorf("postgres: %w", err)
+		return err
 	}
 	done = true
-	if len(queue) > 0 {
-		select {
-		case s.notify <- struct{}{}:
-		default: // one is due already
-		}
-	}
 	return nil
 }
 
