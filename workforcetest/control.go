@@ -49,6 +49,8 @@ GET    /_fake/webhooks/attempts                    WebhookAttempts -> {"attempts
                                                    "state", "attempt", "status", "error", "time", "body",
                                                    "signature"}]}
 POST   /_fake/webhooks/wait                        WaitWebhooks, for 10 seconds at most -> {}
+POST   /_fake/webhooks/faults                      InjectWebhookFault -> {}; the JSON body is a WebhookFault
+POST   /_fake/webhooks/chaos                       SetWebhookChaos -> {}; the JSON body is a WebhookChaos
 `
 
 // controlPrefix starts the paths of the control API (see ControlAPI), whose requests are neither

@@ -203,4 +203,9 @@
 // when it carries a valid token or authenticates, and then at most 64 KiB of it, secrets
 // redacted first; body_size says how long it was. Headers beyond 64 KiB are refused (431) by
 // the server. So whoever reaches the fake cannot make it hold more than that.
+//
+// POST /_fake/webhooks/faults takes a WebhookFault, with the delay in seconds of the fake clock:
+// {"resource": "job", "id": 1002, "state": "filled", "times": 1, "drop": true, "duplicate": false,
+// "reorder": false, "delay_seconds": 0}; POST /_fake/webhooks/chaos takes a WebhookChaos:
+// {"drop": 0.3, "duplicate": 0.2, "reorder": 0.5, "delay": 0, "delay_seconds": 0, "seed": 7}.
 package workforcetest

@@ -87,6 +87,8 @@ func (s *Server) routes() []route {
 		{"POST /_fake/webhooks", noToken, 1 * mib, s.controlAddReceiver},
 		{"GET /_fake/webhooks/attempts", noToken, 1 * mib, s.controlWebhookAttempts},
 		{"POST /_fake/webhooks/wait", noToken, 1 * mib, s.controlWaitWebhooks},
+		{"POST /_fake/webhooks/faults", noToken, 1 * mib, s.controlWebhookFault},
+		{"POST /_fake/webhooks/chaos", noToken, 1 * mib, s.controlWebhookChaos},
 	}
 }
 

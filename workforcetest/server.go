@@ -64,7 +64,8 @@ type config struct {
 	receivers                 []string // webhook receivers
 	remote                    bool     // listen on any address, not only a loopback one
 	latency                   time.Duration
-	private, public           KeyPair // fixed key pairs; zero: random
+	private, public           KeyPair       // fixed key pairs; zero: random
+	chaos                     *WebhookChaos // webhook delivery faults
 }
 
 // Option configures Start and NewServer.
@@ -140,6 +141,11 @@ func Start(opts ...Option) (*Server, error) {
 			return nil, err
 		}
 	}
+	if cfg.chaos != nil {
+		if err := cfg.chaos.check(); err != nil {
+			return nil, err
+		}
+	}
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
 		return nil, fmt.Errorf("workforcetest: listen: %w", err)
@@ -158,6 +164,9 @@ func Start(opts ...Option) (*Server, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	s.cancel = cancel
 	s.hooks = newHooks(ctx, s.clock)
+	if cfg.chaos != nil {
+		_ = s.SetWebhookChaos(*cfg.chaos) // checked above
+	}
 	s.st.committed = s.deliver
 	for _, r := range cfg.receivers {
 		_ = s.AddWebhookReceiver(r) // checked above

@@ -92,6 +92,7 @@ type hooks struct {
 	retries   []*delivery
 	attempts  []WebhookAttempt
 	changed   chan struct{} // closed and replaced whenever attempts or busy change
+	faults    webhookFaults // see webhook_faults.go
 }
 
 // newHooks starts the senders; they stop when ctx ends.
@@ -117,6 +118,7 @@ func newHooks(ctx context.Context, c *clock) *hooks {
 					return
 				case <-t.C:
 					h.dueRetries()
+					h.flushHeld()
 				}
 			}
 		}()
@@ -172,13 +174,15 @@ func (h *hooks) emit(evs ...event) {
 	if len(h.receivers) == 0 || h.ctx.Err() != nil {
 		return
 	}
+	held := h.takeHeld() // reordered deliveries go after these
 	for _, ev := range evs {
 		sig := webhook.Sign(ev.body, ev.secret)
 		for _, r := range h.receivers {
-			h.queue(&delivery{url: r, resource: ev.resource, id: ev.id, state: ev.state, body: ev.body,
+			h.route(&delivery{url: r, resource: ev.resource, id: ev.id, state: ev.state, body: ev.body,
 				signature: sig, attempt: 1})
 		}
 	}
+	h.release(held)
 }
 
 // queue hands d to the sender of its resource. The caller holds h.mu.
@@ -342,5 +346,6 @@ func (s *Server) WebhookAttempts() []WebhookAttempt { return s.hooks.log() }
 // yet due on the fake clock are not waited for: Advance the clock past them, then wait again.
 func (s *Server) WaitWebhooks(ctx context.Context) error {
 	s.hooks.dueRetries()
+	s.hooks.flushHeld()
 	return s.hooks.idle(ctx)
 }

@@ -1,0 +1,271 @@
+package feed
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/workforce-marketplace/workforce-go"
+	"github.com/workforce-marketplace/workforce-go/webhook"
+)
+
+// A Handler reacts to one change. Returning nil acknowledges it: the feed
+// records that, and hands over the resource's next change. An error (or a
+// panic) leaves it unacknowledged, to be handed over again after a backoff;
+// the resource's later changes wait for it. ctx ends when Run's context
+// does.
+type Handler func(ctx context.Context, c *Change) error
+
+// Feed hands every state change of Jobs and Job Requests to a Handler, once
+// per change, in order per resource, from the copies it ingests: webhook
+// deliveries (ServeHTTP), the sync Run makes, and copies the caller passes.
+// See the package documentation for what it guarantees. Its methods are
+// safe for concurrent use.
+type Feed struct {
+	handler   Handler
+	client    *workforce.Client
+	store     Store
+	webhooks  http.Handler
+	workers   int
+	lease     time.Duration
+	poll      time.Duration
+	syncEvery time.Duration
+	syncOpts  *workforce.SyncOptions
+	retryMin  time.Duration
+	retryMax  time.Duration
+	logger    *slog.Logger
+	now       func() time.Time
+
+	wakeup  chan struct{}
+	running atomic.Bool
+	syncMu  sync.Mutex // one sync at a time in this Feed
+	stats   counters
+}
+
+// An Option configures New.
+type Option func(*Feed)
+
+// WithStore keeps the feed's state in s; by default it is a new
+// MemoryStore.
+func WithStore(s Store) Option { return func(f *Feed) { f.store = s } }
+
+// WithWorkers sets how many changes are handled at once, each of another
+// resource; 4 by default.
+func WithWorkers(n int) Option { return func(f *Feed) { f.workers = n } }
+
+// WithLease sets how long a claimed change stays with this Feed without
+// news from it: a Feed that stops (a crash) leaves its changes to others
+// after this long. The lease is renewed while a handler runs. One minute
+// by default.
+func WithLease(d time.Duration) Option { return func(f *Feed) { f.lease = d } }
+
+// WithPoll sets how often Run looks for changes that no wakeup announced
+// (leases that expired, retries that fell due); one second by default.
+func WithPoll(d time.Duration) Option { return func(f *Feed) { f.poll = d } }
+
+// WithSyncInterval sets how often Run syncs Jobs and Job Requests from the
+// API, the safety net that finds changes whose deliveries were lost; five
+// minutes by default, and never when d is negative (Sync still may be
+// called).
+func WithSyncInterval(d time.Duration) Option { return func(f *Feed) { f.syncEvery = d } }
+
+// WithSyncOptions tunes the sync (see workforce.SyncOptions).
+func WithSyncOptions(o *workforce.SyncOptions) Option { return func(f *Feed) { f.syncOpts = o } }
+
+// WithRetry sets the backoff of a change whose handler failed: min after
+// the first failure, doubling up to max; by default one second and five
+// minutes.
+func WithRetry(minWait, maxWait time.Duration) Option {
+	return func(f *Feed) { f.retryMin, f.retryMax = minWait, maxWait }
+}
+
+// WithLogger makes the feed log handler errors, refused deliveries and
+// failures of its own; nothing secret is logged. None by default.
+func WithLogger(l *slog.Logger) Option { return func(f *Feed) { f.logger = l } }
+
+// New returns a Feed that hands changes to h. client is used by the sync
+// (nil: no sync, webhooks and IngestJob only); secretKey verifies webhook
+// deliveries (see ServeHTTP): a key workforce.New would refuse is an error
+// matching workforce.ErrConfig, and "" makes a feed that takes no webhooks
+// (ServeHTTP answers 500 to every delivery).
+func New(client *workforce.Client, secretKey string, h Handler, opts ...Option) (*Feed, error) {
+	f := &Feed{handler: h, client: client, workers: 4, lease: time.Minute, poll: time.Second,
+		syncEvery: 5 * time.Minute, retryMin: time.Second, retryMax: 5 * time.Minute,
+		now: time.Now, wakeup: make(chan struct{}, 1)}
+	for _, o := range opts {
+		if o != nil {
+			o(f)
+		}
+	}
+	switch {
+	case h == nil:
+		return nil, errors.New("feed: the handler is nil")
+	case f.workers < 1:
+		return nil, fmt.Errorf("feed: workers must be at least 1, got %d", f.workers)
+	case f.lease <= 0 || f.poll <= 0:
+		return nil, errors.New("feed: the lease and the poll interval must be positive")
+	case f.retryMin <= 0 || f.retryMax < f.retryMin:
+		return nil, errors.New("feed: the retry backoff must be positive, its maximum at least its minimum")
+	}
+	if f.store == nil {
+		f.store = NewMemoryStore()
+	}
+	var hopts []webhook.HandlerOption
+	if f.logger != nil {
+		hopts = append(hopts, webhook.WithLogger(f.logger))
+	}
+	f.webhooks = http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		http.Error(w, "this feed takes no webhooks: it was made without a secret key", http.StatusInternalServerError)
+	})
+	if secretKey != "" {
+		wh, err := webhook.Handler(secretKey, f.ingestEvent, hopts...)
+		if err != nil {
+			return nil, fmt.Errorf("feed: %w", err)
+		}
+		f.webhooks = wh
+	}
+	return f, nil
+}
+
+// ServeHTTP receives webhook deliveries: it verifies each one (see
+// webhook.Handler), ingests it durably and only then answers 204, so that
+// the API delivers again a copy the feed could not keep. A delivery of
+// another kind of resource is answered 204 and ignored.
+func (f *Feed) ServeHTTP(w http.ResponseWriter, r *http.Request) { f.webhooks.ServeHTTP(w, r) }
+
+// ingestEvent ingests a verified delivery.
+func (f *Feed) ingestEvent(ctx context.Context, ev *webhook.Event) error {
+	switch ev.Kind {
+	case webhook.KindJob:
+		return f.ingestJob(ctx, ev.Job, SourceWebhook)
+	case webhook.KindJobRequest:
+		return f.ingestJobRequest(ctx, ev.JobRequest, SourceWebhook)
+	}
+	f.stats.ignored.Add(1)
+	return nil
+}
+
+// IngestJob ingests a copy of a Job obtained some other way (the answer of
+// an API call, say): the changes its transitions reveal are queued, once.
+// It answers when they are stored.
+func (f *Feed) IngestJob(ctx context.Context, job *workforce.Job) error {
+	return f.ingestJob(ctx, job, SourceCaller)
+}
+
+// IngestJobRequest ingests a copy of a Job Request obtained some other
+// way, as IngestJob does.
+func (f *Feed) IngestJobRequest(ctx context.Context, jr *workforce.JobRequest) error {
+	return f.ingestJobRequest(ctx, jr, SourceCaller)
+}
+
+func (f *Feed) ingestJob(ctx context.Context, job *workforce.Job, src Source) error {
+	if job == nil || job.ID <= 0 {
+		return fmt.Errorf("%w: a Job without an id", ErrMalformed)
+	}
+	for _, t := range job.Transitions {
+		if t.ID <= 0 {
+			return fmt.Errorf("%w: job %d has a transition without an id", ErrMalformed, job.ID)
+		}
+	}
+	return f.update(ctx, Resource{KindJob, job.ID}, func(rec record) (record, []wireChange, bool, error) {
+		rec, out, err := revealJob(rec, job, src, f.now())
+		return rec, out, len(out) > 0, err
+	})
+}
+
+func (f *Feed) ingestJobRequest(ctx context.Context, jr *workforce.JobRequest, src Source) error {
+	switch {
+	case jr == nil || jr.ID <= 0:
+		return fmt.Errorf("%w: a Job Request without an id", ErrMalformed)
+	case jr.State == "" || jr.UpdatedAt.IsZero():
+		return fmt.Errorf("%w: job request %d has no state or no updated_at", ErrMalformed, jr.ID)
+	}
+	return f.update(ctx, Resource{KindJobRequest, jr.ID}, func(rec record) (record, []wireChange, bool, error) {
+		return revealJobRequest(rec, jr, src, f.now())
+	})
+}
+
+// update runs reveal on r's record in the store, and wakes the dispatch
+// when changes were queued.
+func (f *Feed) update(ctx context.Context, r Resource, reveal func(record) (record, []wireChange, bool, error)) error {
+	queued := 0
+	err := f.store.Update(ctx, r, func(b []byte) ([]byte, []Queued, error) {
+		queued = 0
+		rec, err := readRecord(b)
+		if err != nil {
+			return nil, nil, err
+		}
+		rec, changes, write, err := reveal(rec)
+		if err != nil || !write {
+			return nil, nil, err
+		}
+		next, err := json.Marshal(rec)
+		if err != nil {
+			return nil, nil, err
+		}
+		queue := make([]Queued, len(changes))
+		for i, c := range changes {
+			if queue[i].Data, err = json.Marshal(c); err != nil {
+				return nil, nil, err
+			}
+			queue[i].Seq = c.Seq
+		}
+		queued = len(queue)
+		return next, queue, nil
+	})
+	if err != nil {
+		return fmt.Errorf("feed: ingesting %s %d: %w", r.Kind, r.ID, err)
+	}
+	f.stats.copies.Add(1)
+	f.stats.queued.Add(int64(queued))
+	if queued > 0 {
+		f.wake()
+	}
+	return nil
+}
+
+// wake tells the dispatch that changes may be ready.
+func (f *Feed) wake() {
+	select {
+	case f.wakeup <- struct{}{}:
+	default:
+	}
+}
+
+// Stats are counts of what one Feed did since New.
+type Stats struct {
+	// Copies is the copies ingested (deliveries, synced records, the
+	// caller's), Queued the changes they revealed, Ignored the deliveries
+	// of other kinds of resource.
+	Copies, Queued, Ignored int64
+	// Handled is the changes acknowledged, Failed the handler errors and
+	// panics, LeaseLost the acknowledgments refused because the lease had
+	// gone to another claim (those changes are handed over again).
+	Handled, Failed, LeaseLost int64
+	// Syncs is the syncs completed.
+	Syncs int64
+}
+
+type counters struct {
+	copies, queued, ignored, handled, failed, leaseLost, syncs atomic.Int64
+}
+
+// Stats answers the counts so far.
+func (f *Feed) Stats() Stats {
+	s := &f.stats
+	return Stats{Copies: s.copies.Load(), Queued: s.queued.Load(), Ignored: s.ignored.Load(),
+		Handled: s.handled.Load(), Failed: s.failed.Load(), LeaseLost: s.leaseLost.Load(), Syncs: s.syncs.Load()}
+}
+
+// log logs a failure when a logger is set.
+func (f *Feed) log(ctx context.Context, msg string, attrs ...slog.Attr) {
+	if f.logger != nil {
+		f.logger.LogAttrs(ctx, slog.LevelWarn, msg, attrs...)
+	}
+}

@@ -1,0 +1,226 @@
+package feed_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/workforce-marketplace/workforce-go"
+	"github.com/workforce-marketplace/workforce-go/feed"
+	"github.com/workforce-marketplace/workforce-go/workforcetest"
+)
+
+func TestWebhooksHandEveryChangeOnceInOrder(t *testing.T) {
+	t.Parallel()
+	rec := newRecorder()
+	fake, _, c := setup(t, rec)
+	seed := fake.Seed()
+	ctx := context.Background()
+	j, _, err := c.Jobs.Create(ctx, &workforce.JobCreate{WorkerID: seed.WorkerIDs[1], JobRequestID: seed.JobRequest1099ID})
+	require.NoError(t, err)
+	for _, move := range []func(int64) error{fake.StartJob, fake.Complete, fake.Approve} {
+		require.NoError(t, move(j.ID))
+	}
+	got := rec.waitFor(t, "the job's four changes", func(cs []*feed.Change) bool { return len(of(cs, feed.KindJob, j.ID)) == 4 })
+	assert.Equal(t, []string{">filled", "filled>in_progress", "in_progress>completed", "completed>approved"}, of(got, feed.KindJob, j.ID))
+	for _, ch := range got {
+		if ch.Kind == feed.KindJob {
+			require.NotNil(t, ch.Job)
+			assert.Equal(t, j.ID, ch.Job.ID)
+			assert.NotEmpty(t, ch.Job.Raw)
+			assert.NotZero(t, ch.TransitionID)
+			assert.Equal(t, feed.SourceWebhook, ch.Source)
+		}
+	}
+}
+
+func TestStaleAndRepeatedCopiesRevealNothingNew(t *testing.T) {
+	t.Parallel()
+	rec := newRecorder()
+	f, err := feed.New(nil, "", rec.handle, feed.WithPoll(10*time.Millisecond))
+	require.NoError(t, err)
+	run(t, f)
+	ctx := context.Background()
+	newest := job(7, "1:filled", "2:in_progress", "3:completed")
+	older := job(7, "1:filled", "2:in_progress")
+	for _, copy := range []*workforce.Job{newest, older, newest, job(7, "1:filled"), older} {
+		require.NoError(t, f.IngestJob(ctx, copy))
+	}
+	assert.Len(t, rec.waitN(t, 3), 3)
+	require.NoError(t, f.IngestJob(ctx, job(7, "1:filled", "2:in_progress", "3:completed", "4:approved")))
+	got := rec.waitN(t, 4)
+	assert.Equal(t, []string{">filled", "filled>in_progress", "in_progress>completed", "completed>approved"}, of(got, feed.KindJob, 7))
+	for i, ch := range got {
+		assert.EqualValues(t, i+1, ch.Seq)
+		assert.EqualValues(t, i+1, ch.TransitionID)
+		assert.Equal(t, feed.SourceCaller, ch.Source)
+	}
+	assert.Equal(t, "approved", string(got[3].Job.State), "each change carries the copy that revealed it")
+	assert.Equal(t, "completed", string(got[2].Job.State))
+}
+
+func TestASkippedStateIsHandedOverAsTheTransitionsSay(t *testing.T) {
+	t.Parallel()
+	rec := newRecorder()
+	f, err := feed.New(nil, "", rec.handle, feed.WithPoll(10*time.Millisecond))
+	require.NoError(t, err)
+	run(t, f)
+	// Real answers show filled then completed seconds later, no in_progress.
+	require.NoError(t, f.IngestJob(context.Background(), job(9, "11:filled", "12:completed")))
+	got := rec.waitN(t, 2)
+	assert.Equal(t, []string{">filled", "filled>completed"}, of(got, feed.KindJob, 9))
+}
+
+func TestTransitionsOfOneSecondKeepTheCopysOrder(t *testing.T) {
+	t.Parallel()
+	rec := newRecorder()
+	f, err := feed.New(nil, "", rec.handle, feed.WithPoll(10*time.Millisecond))
+	require.NoError(t, err)
+	run(t, f)
+	j := job(5, "30:filled", "20:withdrawn", "10:filled") // ids that do not grow with time
+	at := j.Transitions[0].CreatedAt
+	for i := range j.Transitions {
+		j.Transitions[i].CreatedAt = at // all in one second
+	}
+	require.NoError(t, f.IngestJob(context.Background(), j))
+	got := rec.waitN(t, 3)
+	assert.Equal(t, []string{">filled", "filled>withdrawn", "withdrawn>filled"}, of(got, feed.KindJob, 5))
+}
+
+func TestJobRequestChanges(t *testing.T) {
+	t.Parallel()
+	rec := newRecorder()
+	f, err := feed.New(nil, "", rec.handle, feed.WithPoll(10*time.Millisecond))
+	require.NoError(t, err)
+	run(t, f)
+	ctx := context.Background()
+	for _, copy := range []*workforce.JobRequest{
+		jobRequest(3, "posted", 0),
+		jobRequest(3, "posted", 0),    // a repeat
+		jobRequest(3, "filled", 5),    // a change
+		jobRequest(3, "posted", 1),    // older than the newest: nothing
+		jobRequest(3, "filled", 6),    // an edit, not a change of state
+		jobRequest(3, "approved", 7),  // one instant, three states, arriving out of order:
+		jobRequest(3, "completed", 7), // only the furthest along is taken
+		jobRequest(3, "in_progress", 7),
+		jobRequest(3, "cancelled", 9),
+		jobRequest(3, "posted", 9), // the same instant, an earlier state: taken as older
+	} {
+		require.NoError(t, f.IngestJobRequest(ctx, copy))
+	}
+	got := rec.waitN(t, 4)
+	assert.Equal(t, []string{">posted", "posted>filled", "filled>approved", "approved>cancelled"}, of(got, feed.KindJobRequest, 3))
+	assert.Equal(t, time.Date(2026, 3, 1, 9, 0, 9, 0, time.UTC), got[3].At)
+	require.NotNil(t, got[3].JobRequest)
+	assert.EqualValues(t, "cancelled", got[3].JobRequest.State)
+}
+
+func TestMalformedCopiesAreRefused(t *testing.T) {
+	t.Parallel()
+	f, err := feed.New(nil, "", func(context.Context, *feed.Change) error { return nil })
+	require.NoError(t, err)
+	ctx := context.Background()
+	assert.ErrorIs(t, f.IngestJob(ctx, nil), feed.ErrMalformed)
+	assert.ErrorIs(t, f.IngestJob(ctx, &workforce.Job{}), feed.ErrMalformed)
+	assert.ErrorIs(t, f.IngestJob(ctx, job(1, "0:filled")), feed.ErrMalformed)
+	assert.ErrorIs(t, f.IngestJobRequest(ctx, &workforce.JobRequest{ID: 1, State: "posted"}), feed.ErrMalformed)
+	assert.ErrorIs(t, f.IngestJobRequest(ctx, jobRequest(1, "", 0)), feed.ErrMalformed)
+	assert.ErrorIs(t, f.IngestJobRequest(ctx, nil), feed.ErrMalformed)
+	assert.NoError(t, f.IngestJob(ctx, &workforce.Job{ID: 3, State: "filled"}), "a Job without transitions reveals nothing")
+	assert.Zero(t, f.Stats().Queued)
+}
+
+func TestAFailingHandlerHoldsItsResourceOnly(t *testing.T) {
+	t.Parallel()
+	rec := newRecorder()
+	var failures atomic.Int32
+	rec.fail = func(c *feed.Change) error {
+		if c.ResourceID == 1 && c.Seq == 1 && failures.Add(1) <= 3 {
+			return errors.New("database down")
+		}
+		return nil
+	}
+	f, err := feed.New(nil, "", rec.handle, feed.WithPoll(5*time.Millisecond), feed.WithRetry(time.Millisecond, 4*time.Millisecond))
+	require.NoError(t, err)
+	run(t, f)
+	ctx := context.Background()
+	require.NoError(t, f.IngestJob(ctx, job(1, "1:filled", "2:in_progress")))
+	require.NoError(t, f.IngestJob(ctx, job(2, "3:filled")))
+	got := rec.waitN(t, 3)
+	assert.Equal(t, []string{">filled", "filled>in_progress"}, of(got, feed.KindJob, 1))
+	assert.Equal(t, 4, got[len(got)-2].Attempt, "handed over again after three failures")
+	assert.EqualValues(t, 3, f.Stats().Failed)
+	assert.Eventually(t, func() bool { return f.Stats().Handled == 3 }, 30*time.Second, time.Millisecond)
+}
+
+func TestAPanickingHandlerIsRetried(t *testing.T) {
+	t.Parallel()
+	var calls atomic.Int32
+	done := make(chan *feed.Change, 1)
+	f, err := feed.New(nil, "", func(_ context.Context, c *feed.Change) error {
+		if calls.Add(1) == 1 {
+			panic("boom")
+		}
+		done <- c
+		return nil
+	}, feed.WithPoll(5*time.Millisecond), feed.WithRetry(time.Millisecond, time.Millisecond))
+	require.NoError(t, err)
+	run(t, f)
+	require.NoError(t, f.IngestJob(context.Background(), job(1, "1:filled")))
+	c := <-done
+	assert.Equal(t, 2, c.Attempt)
+}
+
+func TestSyncFindsWhatNoDeliveryBrought(t *testing.T) {
+	t.Parallel()
+	rec := newRecorder()
+	fake, f, c := setup(t, rec)
+	seed := fake.Seed()
+	ctx := context.Background()
+	// Changes made before any receiver existed: only the sync can find them.
+	fake2jobs := []int64{}
+	for _, w := range seed.WorkerIDs[1:3] {
+		j, _, err := c.Jobs.Create(ctx, &workforce.JobCreate{WorkerID: w, JobRequestID: seed.JobRequestW2ID})
+		require.NoError(t, err)
+		fake2jobs = append(fake2jobs, j.ID)
+	}
+	require.NoError(t, fake.WaitWebhooks(ctx))
+	rec.waitFor(t, "the deliveries", func(cs []*feed.Change) bool { return len(of(cs, feed.KindJob, fake2jobs[1])) == 1 })
+	// Now a move whose delivery is lost.
+	fake.InjectWebhookFault(workforcetest.WebhookFault{Resource: "job", ID: fake2jobs[0], Drop: true})
+	require.NoError(t, fake.StartJob(fake2jobs[0]))
+	require.NoError(t, fake.WaitWebhooks(ctx))
+	require.NoError(t, f.Sync(ctx))
+	got := rec.waitFor(t, "the synced change", func(cs []*feed.Change) bool { return len(of(cs, feed.KindJob, fake2jobs[0])) == 2 })
+	assert.Equal(t, []string{">filled", "filled>in_progress"}, of(got, feed.KindJob, fake2jobs[0]))
+	for _, ch := range got {
+		if ch.Kind == feed.KindJob && ch.ResourceID == fake2jobs[0] && ch.To == "in_progress" {
+			assert.Equal(t, feed.SourceSync, ch.Source)
+		}
+	}
+	require.NoError(t, f.Sync(ctx), "a second sync reveals nothing new")
+	assert.EqualValues(t, 2, f.Stats().Syncs)
+}
+
+func TestNewRefusesASecretKeyNewWouldRefuse(t *testing.T) {
+	t.Parallel()
+	_, err := feed.New(nil, " sk_test_abc ", func(context.Context, *feed.Change) error { return nil })
+	require.ErrorIs(t, err, workforce.ErrConfig)
+}
+
+func TestAFeedWithoutSecretKeyRefusesDeliveries(t *testing.T) {
+	t.Parallel()
+	f, err := feed.New(nil, "", func(context.Context, *feed.Change) error { return nil })
+	require.NoError(t, err)
+	w := httptest.NewRecorder()
+	f.ServeHTTP(w, httptest.NewRequest(http.MethodPost, "/", strings.NewReader(`{"job": {"id": 1}}`)))
+	assert.Equal(t, http.StatusInternalServerError, w.Code)
+}

@@ -1,0 +1,61 @@
+package postgres_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/workforce-marketplace/workforce-go/feed"
+	"github.com/workforce-marketplace/workforce-go/feed/feedtest"
+)
+
+// BenchmarkLatency measures webhook to handler on one instance, 1,000
+// deliveries at 100 a second:
+// WORKFORCE_TEST_POSTGRES=… go test -run '^$' -bench . -benchtime 1x ./feed/postgres/
+func BenchmarkLatency(b *testing.B) {
+	for range b.N {
+		r := feedtest.Latency(b, store(b, database(b)), 1000, 100)
+		b.ReportMetric(float64(r.P50.Microseconds())/1000, "p50-ms")
+		b.ReportMetric(float64(r.P99.Microseconds())/1000, "p99-ms")
+		b.ReportMetric(float64(r.Max.Microseconds())/1000, "max-ms")
+		b.ReportMetric(float64(r.IngestP99.Microseconds())/1000, "answer-p99-ms")
+	}
+}
+
+// BenchmarkThroughput measures the changes a feed hands over per second
+// (ingested, claimed, handled, acknowledged) beside the plain inserts per
+// second of the same rows into a table of the same database, one statement
+// each, from as many goroutines.
+func BenchmarkThroughput(b *testing.B) {
+	const n, conc = 5000, 8
+	for range b.N {
+		rate := feedtest.Throughput(b, store(b, database(b)), n, conc)
+		db := database(b)
+		ctx := context.Background()
+		if _, err := db.Exec(ctx, "CREATE TABLE raw (kind text, id bigint, seq bigint, data bytea, PRIMARY KEY (kind, id, seq))"); err != nil {
+			b.Fatal(err)
+		}
+		base := feedtest.RawInserts(b, n, conc, func(ctx context.Context, i int64, row []byte) error {
+			_, err := db.Exec(ctx, "INSERT INTO raw VALUES ('job', $1, 1, $2)", i, row)
+			return err
+		})
+		b.ReportMetric(rate, "changes/s")
+		b.ReportMetric(base, "raw-inserts/s")
+		b.ReportMetric(rate/base, "ratio")
+	}
+}
+
+// BenchmarkChaos runs the chaos proof (three instances, one killed) and
+// reports its figures.
+func BenchmarkChaos(b *testing.B) {
+	for range b.N {
+		db := database(b)
+		r := feedtest.RunChaos(b, feedtest.Chaos{Jobs: 500, Instances: 3, Kill: true,
+			Open: func(tb testing.TB, _ int) (feed.Store, func()) { return store(tb, db), func() {} }})
+		b.Logf("%+v", r)
+		b.ReportMetric(float64(r.Transitions), "transitions")
+		b.ReportMetric(float64(r.Lost), "lost")
+		b.ReportMetric(float64(r.Repeated), "repeated")
+		b.ReportMetric(float64(r.OutOfOrder), "out-of-order")
+		b.ReportMetric(r.Elapsed.Seconds(), "run-s")
+	}
+}

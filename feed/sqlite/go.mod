@@ -1,0 +1,22 @@
+module github.com/workforce-marketplace/workforce-go/feed/sqlite
+
+go 1.26.0
+
+require (
+	github.com/ncruces/go-sqlite3 v0.37.0
+	github.com/workforce-marketplace/workforce-go v0.0.0-00010101000000-000000000000
+	go.uber.org/goleak v1.3.0
+)
+
+require (
+	github.com/google/go-querystring v1.2.0 // indirect
+	github.com/hashicorp/go-cleanhttp v0.5.2 // indirect
+	github.com/hashicorp/go-retryablehttp v0.7.8 // indirect
+	github.com/ncruces/go-sqlite3-wasm/v6 v6.5.35401 // indirect
+	github.com/ncruces/julianday v1.0.0 // indirect
+	golang.org/x/sys v0.49.0 // indirect
+)
+
+// Development against the repository's root module; go.work at the root does the same for the
+// repository's commands.
+replace github.com/workforce-marketplace/workforce-go => ../..

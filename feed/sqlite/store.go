@@ -1,0 +1,494 @@
+// Package sqlite keeps a feed's state in a SQLite file, for one process
+// that restarts: after a crash it resumes from the file, loses no change
+// it stored, and repeats none whose acknowledgment it stored.
+//
+// The file belongs to one process at a time (it is opened in SQLite's
+// exclusive locking mode: a second process cannot open it). Every write
+// goes through one writer, which commits what is waiting in one
+// transaction (a group commit: one fsync for many webhooks and
+// acknowledgments), in WAL mode with synchronous=FULL, so a write is on
+// disk when its call returns (WithSyncNormal trades that for speed). Claims are leases in memory: a crash drops
+// them with the process, and the restarted process hands the changes
+// over again.
+//
+// SQLite is github.com/ncruces/go-sqlite3, pure Go without cgo.
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"strconv"
+	"sync"
+	"time"
+
+	_ "github.com/ncruces/go-sqlite3/driver" // the "sqlite3" database/sql driver
+
+	"github.com/workforce-marketplace/workforce-go/feed"
+)
+
+// schemaVersion is the version of the schema this package writes, kept in
+// PRAGMA user_version.
+const schemaVersion = 1
+
+const schema = `
+CREATE TABLE IF NOT EXISTS feed_resources (
+	kind   TEXT    NOT NULL,
+	id     INTEGER NOT NULL,
+	record BLOB    NOT NULL,
+	PRIMARY KEY (kind, id)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS feed_changes (
+	n        INTEGER PRIMARY KEY AUTOINCREMENT, -- the order changes were queued in
+	kind     TEXT    NOT NULL,
+	id       INTEGER NOT NULL,
+	seq      INTEGER NOT NULL,
+	data     BLOB    NOT NULL,
+	attempts INTEGER NOT NULL DEFAULT 0, -- claims that ended in a release
+	ready_at INTEGER NOT NULL DEFAULT 0, -- unix nanoseconds; not claimed before
+	UNIQUE (kind, id, seq)
+);
+CREATE TABLE IF NOT EXISTS feed_marks (
+	name TEXT    PRIMARY KEY,
+	at   INTEGER NOT NULL -- unix nanoseconds
+) WITHOUT ROWID;
+`
+
+// Store is a feed.Store in a SQLite file. Its methods are safe for
+// concurrent use.
+type Store struct {
+	db     *sql.DB
+	writes chan *write
+	stop   chan struct{}
+	done   chan struct{}
+
+	mu     sync.Mutex
+	claims map[feed.Resource]*lease // the leases of this process
+	tokens int64
+	closed bool
+}
+
+// lease is a claim held in memory.
+type lease struct {
+	seq     int64
+	token   string
+	until   time.Time
+	attempt int  // claims in this process, added to the stored attempts
+	acked   bool // acknowledged in a handler's transaction (TxHandler)
+}
+
+// write is a unit of work for the writer: run inside its transaction.
+type write struct {
+	run  func(tx *sql.Tx) error
+	done chan error
+}
+
+// maxBatch bounds the writes one transaction of the writer holds.
+const maxBatch = 256
+
+// An Option configures Open.
+type Option func(*options)
+
+type options struct{ synchronous string }
+
+// WithSyncNormal commits without waiting for the disk (SQLite's
+// synchronous=NORMAL in WAL mode): a crash of the process loses nothing,
+// but a crash of the machine (power, kernel) may take back the last
+// commits, all of them after some point, together: ingests (their copies
+// come back with the next sync, whose watermark went back with them) and
+// acknowledgments (those changes are handed over again; with TxHandler the
+// handler's writes went back too, so each effect is still made once). By
+// default every commit waits for the disk (synchronous=FULL).
+func WithSyncNormal() Option { return func(o *options) { o.synchronous = "normal" } }
+
+// Open opens (creating it if need be) the SQLite file at path and answers
+// a Store on it. Close it when done.
+func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
+	if path == "" {
+		return nil, errors.New("sqlite: no path")
+	}
+	o := options{synchronous: "full"}
+	for _, opt := range opts {
+		if opt != nil {
+			opt(&o)
+		}
+	}
+	q := url.Values{}
+	for _, p := range []string{"journal_mode(wal)", "synchronous(" + o.synchronous + ")", "locking_mode(exclusive)", "busy_timeout(5000)", "foreign_keys(off)"} {
+		q.Add("_pragma", p)
+	}
+	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + q.Encode()
+	db, err := sql.Open("sqlite3", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: opening %s: %w", path, err)
+	}
+	db.SetMaxOpenConns(1) // one connection: the lock, and every statement in order
+	db.SetConnMaxIdleTime(0)
+	db.SetConnMaxLifetime(0)
+	if err := migrate(ctx, db); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("sqlite: %s: %w", path, err)
+	}
+	s := &Store{db: db, writes: make(chan *write, maxBatch), stop: make(chan struct{}), done: make(chan struct{}),
+		claims: map[feed.Resource]*lease{}}
+	go s.writer()
+	return s, nil
+}
+
+// migrate creates the schema, or checks the one there.
+func migrate(ctx context.Context, db *sql.DB) error {
+	var version int
+	if err := db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
+		return err
+	}
+	switch version {
+	case 0:
+		tx, err := db.BeginTx(ctx, nil)
+		if err != nil {
+			return err
+		}
+		defer tx.Rollback()
+		if _, err := tx.ExecContext(ctx, schema); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, "PRAGMA user_version = "+strconv.Itoa(schemaVersion)); err != nil {
+			return err
+		}
+		return tx.Commit()
+	case schemaVersion:
+		return nil
+	}
+	return fmt.Errorf("the file holds schema version %d; this package reads version %d", version, schemaVersion)
+}
+
+// Close stops the writer (waiting for the writes under way) and closes
+// the file. The leases of this process end with it.
+func (s *Store) Close() error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil
+	}
+	s.closed = true
+	s.mu.Unlock()
+	close(s.stop)
+	<-s.done
+	return s.db.Close()
+}
+
+// DB answers the database, for reading the application's own tables.
+// Writing it outside TxHandler competes with the store's writer for the
+// one connection.
+func (s *Store) DB() *sql.DB { return s.db }
+
+var errClosed = errors.New("sqlite: the store is closed")
+
+// exec runs fn in the writer's next transaction and answers when that
+// transaction committed (or fn failed: its writes are rolled back alone).
+func (s *Store) exec(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	w := &write{run: fn, done: make(chan error, 1)}
+	select {
+	case s.writes <- w:
+	case <-s.stop:
+		return errClosed
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	select {
+	case err := <-w.done:
+		return err
+	case <-s.done:
+		select {
+		case err := <-w.done:
+			return err
+		default:
+			return errClosed
+		}
+	}
+}
+
+// writer commits the waiting writes in batches until the store closes.
+func (s *Store) writer() {
+	defer close(s.done)
+	for {
+		var batch []*write
+		select {
+		case w := <-s.writes:
+			batch = append(batch, w)
+		case <-s.stop:
+			return
+		}
+	more:
+		for len(batch) < maxBatch {
+			select {
+			case w := <-s.writes:
+				batch = append(batch, w)
+			default:
+				break more
+			}
+		}
+		s.commit(batch)
+	}
+}
+
+// commit runs a batch in one transaction, each write under a savepoint of
+// its own so that one that fails leaves the others.
+func (s *Store) commit(batch []*write) {
+	errs := make([]error, len(batch))
+	err := func() error {
+		tx, err := s.db.Begin()
+		if err != nil {
+			return err
+		}
+		defer tx.Rollback()
+		for i, w := range batch {
+			if _, err := tx.Exec("SAVEPOINT w"); err != nil {
+				return err
+			}
+			if errs[i] = w.run(tx); errs[i] != nil {
+				if _, err := tx.Exec("ROLLBACK TO w"); err != nil {
+					return err
+				}
+			}
+			if _, err := tx.Exec("RELEASE w"); err != nil {
+				return err
+			}
+		}
+		return tx.Commit()
+	}()
+	for i, w := range batch {
+		if err != nil {
+			errs[i] = fmt.Errorf("sqlite: the transaction failed: %w", err)
+		}
+		w.done <- errs[i]
+	}
+}
+
+// Update implements feed.Store.
+func (s *Store) Update(ctx context.Context, r feed.Resource, fn func([]byte) ([]byte, []feed.Queued, error)) error {
+	return s.exec(ctx, func(tx *sql.Tx) error {
+		var rec []byte
+		err := tx.QueryRow("SELECT record FROM feed_resources WHERE kind = ? AND id = ?", string(r.Kind), r.ID).Scan(&rec)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
+		next, queue, err := fn(rec)
+		if err != nil {
+			return err
+		}
+		if next != nil {
+			if _, err := tx.Exec("INSERT INTO feed_resources (kind, id, record) VALUES (?, ?, ?) ON CONFLICT (kind, id) DO UPDATE SET record = excluded.record",
+				string(r.Kind), r.ID, next); err != nil {
+				return err
+			}
+		}
+		for _, q := range queue {
+			if _, err := tx.Exec("INSERT INTO feed_changes (kind, id, seq, data) VALUES (?, ?, ?, ?)", string(r.Kind), r.ID, q.Seq, q.Data); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// Claim implements feed.Store. It reads the file and leases in memory.
+func (s *Store) Claim(ctx context.Context, n int, leaseFor time.Duration) ([]feed.Claim, error) {
+	now := time.Now()
+	s.mu.Lock()
+	held := 0
+	for _, l := range s.claims {
+		if l.until.After(now) || l.acked {
+			held++
+		}
+	}
+	s.mu.Unlock()
+	rows, err := s.db.QueryContext(ctx, `
+		SELECT c.kind, c.id, c.seq, c.data, c.attempts FROM feed_changes c
+		WHERE c.ready_at <= ? AND c.seq = (SELECT min(p.seq) FROM feed_changes p WHERE p.kind = c.kind AND p.id = c.id)
+		ORDER BY c.n LIMIT ?`, now.UnixNano(), n+held)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: claiming: %w", err)
+	}
+	defer rows.Close()
+	var out []feed.Claim
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for rows.Next() && len(out) < n {
+		var c feed.Claim
+		var kind string
+		var attempts int
+		if err := rows.Scan(&kind, &c.Resource.ID, &c.Seq, &c.Data, &attempts); err != nil {
+			return nil, fmt.Errorf("sqlite: claiming: %w", err)
+		}
+		c.Resource.Kind = feed.Kind(kind)
+		l := s.claims[c.Resource]
+		switch {
+		case l != nil && l.seq == c.Seq && (l.until.After(now) || l.acked):
+			continue // leased, or acknowledged in a transaction not yet forgotten
+		case l == nil || l.seq != c.Seq:
+			l = &lease{seq: c.Seq}
+			s.claims[c.Resource] = l
+		}
+		s.tokens++
+		l.token, l.until = strconv.FormatInt(s.tokens, 10), now.Add(leaseFor)
+		l.attempt++
+		c.Attempt, c.Token = attempts+l.attempt, l.token
+		out = append(out, c)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("sqlite: claiming: %w", err)
+	}
+	return out, nil
+}
+
+// holds answers c's lease when c still holds it. The caller holds s.mu.
+func (s *Store) holds(c feed.Claim) (*lease, error) {
+	l := s.claims[c.Resource]
+	if l == nil || l.seq != c.Seq || l.token != c.Token {
+		return nil, fmt.Errorf("%w: %s %d #%d", feed.ErrLeaseLost, c.Resource.Kind, c.Resource.ID, c.Seq)
+	}
+	return l, nil
+}
+
+// Ack implements feed.Store.
+func (s *Store) Ack(ctx context.Context, c feed.Claim) error {
+	s.mu.Lock()
+	l, err := s.holds(c)
+	if err == nil && l.acked {
+		delete(s.claims, c.Resource)
+		s.mu.Unlock()
+		return nil // acknowledged in the handler's transaction
+	}
+	s.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	if err := s.exec(ctx, func(tx *sql.Tx) error { return deleteChange(tx, c) }); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	if l := s.claims[c.Resource]; l != nil && l.token == c.Token {
+		delete(s.claims, c.Resource)
+	}
+	s.mu.Unlock()
+	return nil
+}
+
+// deleteChange removes an acknowledged change.
+func deleteChange(tx *sql.Tx, c feed.Claim) error {
+	res, err := tx.Exec("DELETE FROM feed_changes WHERE kind = ? AND id = ? AND seq = ?", string(c.Resource.Kind), c.Resource.ID, c.Seq)
+	if err != nil {
+		return err
+	}
+	if n, err := res.RowsAffected(); err != nil || n != 1 {
+		return fmt.Errorf("%w: %s %d #%d is not queued", feed.ErrLeaseLost, c.Resource.Kind, c.Resource.ID, c.Seq)
+	}
+	return nil
+}
+
+// Extend implements feed.Store.
+func (s *Store) Extend(ctx context.Context, c feed.Claim, leaseFor time.Duration) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	l, err := s.holds(c)
+	if err == nil {
+		l.until = time.Now().Add(leaseFor)
+	}
+	return err
+}
+
+// Release implements feed.Store.
+func (s *Store) Release(ctx context.Context, c feed.Claim, retryAt time.Time) error {
+	s.mu.Lock()
+	l, err := s.holds(c)
+	if err == nil {
+		l.token = "" // no other call of this claim may act now
+	}
+	s.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	err = s.exec(ctx, func(tx *sql.Tx) error {
+		_, err := tx.Exec("UPDATE feed_changes SET attempts = attempts + ?, ready_at = ? WHERE kind = ? AND id = ? AND seq = ?",
+			l.attempt, retryAt.UnixNano(), string(c.Resource.Kind), c.Resource.ID, c.Seq)
+		return err
+	})
+	s.mu.Lock()
+	if s.claims[c.Resource] == l {
+		if err == nil {
+			delete(s.claims, c.Resource) // its attempts are in the file now
+		} else {
+			l.until = time.Time{} // claimable again at once
+		}
+	}
+	s.mu.Unlock()
+	return err
+}
+
+// Mark implements feed.Store.
+func (s *Store) Mark(ctx context.Context, name string) (time.Time, error) {
+	var ns int64
+	err := s.db.QueryRowContext(ctx, "SELECT at FROM feed_marks WHERE name = ?", name).Scan(&ns)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return time.Time{}, nil
+	case err != nil:
+		return time.Time{}, fmt.Errorf("sqlite: reading mark %s: %w", name, err)
+	}
+	return time.Unix(0, ns).UTC(), nil
+}
+
+// SetMark implements feed.Store.
+func (s *Store) SetMark(ctx context.Context, name string, t time.Time) error {
+	return s.exec(ctx, func(tx *sql.Tx) error {
+		_, err := tx.Exec("INSERT INTO feed_marks (name, at) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET at = max(at, excluded.at)",
+			name, t.UnixNano())
+		return err
+	})
+}
+
+// TxHandler answers a feed.Handler that calls fn inside the transaction
+// that records the change's acknowledgment: fn's writes to the file and
+// the acknowledgment commit together, or neither does, so that the effect
+// of each change is made exactly once however the process fails. fn must
+// neither commit nor roll back tx; returning an error rolls back its
+// writes and leaves the change unacknowledged. fn runs in the store's one
+// writer: other writes wait for it, so it must be quick.
+func (s *Store) TxHandler(fn func(ctx context.Context, tx *sql.Tx, c *feed.Change) error) feed.Handler {
+	return func(ctx context.Context, c *feed.Change) error {
+		r := feed.Resource{Kind: c.Kind, ID: c.ResourceID}
+		s.mu.Lock()
+		l := s.claims[r]
+		var claim feed.Claim
+		if l != nil && l.seq == c.Seq {
+			claim = feed.Claim{Resource: r, Seq: c.Seq, Token: l.token}
+		}
+		s.mu.Unlock()
+		if claim.Token == "" {
+			return fmt.Errorf("%w: %s %d #%d is not claimed by this store", feed.ErrLeaseLost, c.Kind, c.ResourceID, c.Seq)
+		}
+		err := s.exec(ctx, func(tx *sql.Tx) error {
+			s.mu.Lock()
+			_, err := s.holds(claim)
+			s.mu.Unlock()
+			if err != nil {
+				return err
+			}
+			if err := deleteChange(tx, claim); err != nil {
+				return err
+			}
+			return fn(ctx, tx, c)
+		})
+		if err != nil {
+			return err
+		}
+		s.mu.Lock()
+		if l := s.claims[r]; l != nil && l.token == claim.Token {
+			l.acked = true
+		}
+		s.mu.Unlock()
+		return nil
+	}
+}

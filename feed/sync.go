@@ -1,0 +1,92 @@
+package feed
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+)
+
+// The marks under which the sync keeps its watermarks in the store.
+const (
+	markJobs        = "sync/jobs"
+	markJobRequests = "sync/job_requests"
+)
+
+// ErrNoClient is answered by Sync when the Feed has no client.
+var ErrNoClient = errors.New("feed: no client to sync with")
+
+// Sync reads every Job and Job Request changed since the last sync (every
+// one, the first time) from the API and ingests each copy, then stores the
+// new watermark, so that a sync cut short is done again from the same
+// point. Run calls it on its interval; a caller may too. Syncs of one Feed
+// run one at a time; Feeds sharing a store may sync at once, to no harm.
+//
+// This is the one place the feed uses the SDK's Sync.
+func (f *Feed) Sync(ctx context.Context) error {
+	if f.client == nil {
+		return ErrNoClient
+	}
+	f.syncMu.Lock()
+	defer f.syncMu.Unlock()
+	if err := f.syncKind(ctx, markJobs, func(wm *time.Time, yield func(ingest func() error) error) error {
+		for job, err := range f.client.Jobs.Sync(ctx, wm, f.syncOpts) {
+			if err != nil {
+				return err
+			}
+			if err := yield(func() error { return f.ingestJob(ctx, job, SourceSync) }); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	if err := f.syncKind(ctx, markJobRequests, func(wm *time.Time, yield func(ingest func() error) error) error {
+		for jr, err := range f.client.JobRequests.Sync(ctx, wm, f.syncOpts) {
+			if err != nil {
+				return err
+			}
+			if err := yield(func() error { return f.ingestJobRequest(ctx, jr, SourceSync) }); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	f.stats.syncs.Add(1)
+	return nil
+}
+
+// syncKind runs one resource's sync from the watermark stored under mark,
+// ingesting every record it yields, and stores the new watermark once all
+// are ingested. A malformed record is logged and skipped (it can never be
+// ingested); any other error stops the sync with the watermark where it
+// was.
+func (f *Feed) syncKind(ctx context.Context, mark string, sync func(wm *time.Time, yield func(ingest func() error) error) error) error {
+	s := f.store
+	wm, err := s.Mark(ctx, mark)
+	if err != nil {
+		return fmt.Errorf("feed: reading the watermark %s: %w", mark, err)
+	}
+	start := wm
+	err = sync(&wm, func(ingest func() error) error {
+		if err := ingest(); errors.Is(err, ErrMalformed) {
+			f.log(ctx, "feed: sync: a record skipped", slog.String("error", err.Error()))
+		} else if err != nil {
+			return err
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("feed: %s: %w", mark, err)
+	}
+	if wm.After(start) {
+		if err := s.SetMark(ctx, mark, wm); err != nil {
+			return fmt.Errorf("feed: storing the watermark %s: %w", mark, err)
+		}
+	}
+	return nil
+}
