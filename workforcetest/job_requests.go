@@ -396,9 +396,9 @@ type badgeRequirementJSON struct {
 }
 
 // jobRequestJSON is a Job Request as the API writes it (CONTRACT §6 "Job Request fields", with
-// the keys of §10 in the forms of the real client's schema: numbers for wage, duration, slots,
-// coordinates and distance; text for w2_hourly_rate and re_ranked_worker_ids; lists of text for
-// the ID lists and preferred_wonoloers_info).
+// the keys of §10 in the forms of the live API and the real client's schema: numbers for wage,
+// duration, slots and distance; text for the coordinates, w2_hourly_rate and
+// re_ranked_worker_ids; lists of text for the ID lists and preferred_wonoloers_info).
 type jobRequestJSON struct {
 	ID                       int64                  `json:"id"`
 	State                    string                 `json:"state"`
@@ -412,8 +412,8 @@ type jobRequestJSON struct {
 	City                     string                 `json:"city"`
 	Address                  string                 `json:"address"`
 	Venue                    *string                `json:"venue"`
-	Latitude                 *json.Number           `json:"latitude"`
-	Longitude                *json.Number           `json:"longitude"`
+	Latitude                 *string                `json:"latitude"`
+	Longitude                *string                `json:"longitude"`
 	Timezone                 string                 `json:"timezone"`
 	Slots                    int                    `json:"slots"`
 	FilledSlots              int                    `json:"filled_slots"`
@@ -466,7 +466,7 @@ func renderJobRequest(v view, jr *jobRequest) jobRequestJSON {
 	out := jobRequestJSON{
 		ID: jr.id, State: jr.state, RequestName: jr.name, CustomerID: optID(jr.customerID), CompanyID: optID(jr.customerID),
 		EmployerID: optID(jr.employerID), Zip: jr.zip, PostalCode: jr.zip, Country: "US", City: jr.city, Address: jr.address,
-		Venue: optString(jr.venue), Latitude: optNumber(jr.latitude), Longitude: optNumber(jr.longitude),
+		Venue: optString(jr.venue), Latitude: optString(jr.latitude), Longitude: optString(jr.longitude),
 		Timezone: "America/Los_Angeles", Slots: jr.slots, FilledSlots: countSlots(jobs), Category: jr.category,
 		Description: optString(jr.description), DescriptionTasks: optString(jr.descriptionTasks),
 		DescriptionCompany: optString(jr.descriptionCompany), DescriptionTravel: optString(jr.descriptionTravel),

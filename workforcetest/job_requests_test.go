@@ -294,3 +294,36 @@ func TestJobRequestNotFound(t *testing.T) {
 		assert.NotEmpty(t, body["error"])
 	}
 }
+
+// TestJobRequestsWriteCoordinatesAsText checks every answer that writes a Job Request: its
+// latitude and longitude are decimals in strings, as the live API writes them (CONTRACT §10).
+func TestJobRequestsWriteCoordinatesAsText(t *testing.T) {
+	t.Parallel()
+	f := newFake(t)
+	seed := f.Seed()
+	id := seed.JobRequest1099ID
+	answers := map[string]any{"GET /job_requests/:id": f.getJobRequest(id)}
+	status, body := f.get("/api_v2/job_requests", f.private, "per", "50")
+	require.Equal(t, http.StatusOK, status, body)
+	for _, jr := range body["job_requests"].([]any) {
+		if idOf(jr) == id {
+			answers["GET /job_requests"] = jr
+		}
+	}
+	status, body = f.get("/api_v2/search", f.private, "q", "warehouse loader")
+	require.Equal(t, http.StatusOK, status, body)
+	require.Len(t, body["job_requests"], 1)
+	answers["GET /search"] = body["job_requests"].([]any)[0]
+	status, body = f.json(http.MethodPatch, jrPath(id), with(f.private), obj{"job_request": obj{"slots": 4}})
+	require.Equal(t, http.StatusOK, status, body)
+	answers["PATCH /job_requests/:id"] = body["job_request"]
+	status, body = f.json(http.MethodPost, jrPath(id, "re_rank_workers"), with(f.private), nil)
+	require.Equal(t, http.StatusOK, status, body)
+	answers["POST /job_requests/:id/re_rank_workers"] = body["job_request"]
+	require.Len(t, answers, 5)
+	for answer, jr := range answers {
+		assert.Equal(t, "34.042019", jr.(obj)["latitude"], answer)
+		assert.Equal(t, "-118.267109", jr.(obj)["longitude"], answer)
+	}
+	assert.Nil(t, f.createJobRequest(nil)["latitude"], "no coordinates are null")
+}
