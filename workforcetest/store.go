@@ -332,7 +332,7 @@ func (tx *tx) recordChange(kind string, id int64, state string) {
 		if jr, ok := tx.jobRequest(id); ok {
 			c.owner = jr.createdBy
 			if tx.st.bodies {
-				c.body, _ = json.Marshal(map[string]jobRequestJSON{"job_request": renderJobRequest(tx.view, jr)})
+				c.body, _ = json.Marshal(map[string]jobRequestJSON{"job_request": renderJobRequest(tx.view, jr, c.owner)})
 			}
 		}
 	}
