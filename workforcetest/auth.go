@@ -111,17 +111,6 @@ func (ts *tokens) check(p params, now time.Time) (pool, error) {
 	return t.pool, nil
 }
 
-// all answers every token issued.
-func (ts *tokens) all() []string {
-	ts.mu.Lock()
-	defer ts.mu.Unlock()
-	out := make([]string, 0, len(ts.issued))
-	for token := range ts.issued {
-		out = append(out, token)
-	}
-	return out
-}
-
 // ExpireTokens makes every token issued so far expired, as if its 24 hours had passed, without
 // moving the clock: the API answers 401 to them, and clients fetch new ones. (Advancing the clock
 // expires them too, but also moves every time the fake tells.)

@@ -37,19 +37,20 @@ type renderCache struct{ last atomic.Pointer[rendering] }
 // current answers the cached JSON when it is still what the records make, else nil. The caller
 // holds the store's lock.
 func (c *renderCache) current(now time.Time) []byte {
-	r := c.last.Load()
-	if r == nil {
-		return nil
+	if r := c.last.Load(); r != nil && r.valid(now) {
+		return r.json
 	}
+	return nil
+}
+
+// valid tells whether r is still what the records make at now. The caller holds the store's lock.
+func (r *rendering) valid(now time.Time) bool {
 	for _, d := range r.deps {
 		if d.rec.ver != d.ver {
-			return nil
+			return false
 		}
 	}
-	if r.timeToStart != nil && minutesUntil(r.start, now) != *r.timeToStart {
-		return nil
-	}
-	return r.json
+	return r.timeToStart == nil || minutesUntil(r.start, now) == *r.timeToStart
 }
 
 // minutesUntil answers the whole minutes from now to t, as time_to_start counts them.
@@ -103,6 +104,52 @@ func (e jobEntry) body() []byte {
 		r := e.miss.r
 		r.json = data
 		e.miss.cache.last.Store(&r)
+	}
+	return data
+}
+
+// embeddedUser answers the JSON of the User with id as a Job embeds it, or nil (JSON null) when
+// there is none. Through a view that notes what a rendering shows (jobEntry's, which only reads),
+// it takes the JSON from the User's render cache when current, and caches it when written, and
+// notes what it shows; any other view, a transaction's among them, writes it afresh.
+func embeddedUser(v view, id int64) embeddedUserBytes {
+	if v.deps == nil {
+		u, ok := v.user(id)
+		if !ok {
+			return nil
+		}
+		return marshalEmbeddedUser(renderEmbeddedUser(v, u))
+	}
+	c, _ := v.st.userRenders.Load(id)
+	if c == nil {
+		c, _ = v.st.userRenders.LoadOrStore(id, new(renderCache))
+	}
+	cache := c.(*renderCache)
+	if r := cache.last.Load(); r != nil && r.valid(v.now()) {
+		*v.deps = append(*v.deps, r.deps...)
+		return r.json
+	}
+	var deps []dep
+	tracked := v
+	tracked.deps = &deps
+	u, ok := tracked.user(id)
+	if !ok {
+		return nil
+	}
+	data := marshalEmbeddedUser(renderEmbeddedUser(tracked, u))
+	cache.last.Store(&rendering{deps: deps, json: data})
+	*v.deps = append(*v.deps, deps...)
+	return data
+}
+
+// embeddedUserBytes is a User as a Job embeds it (embeddedUserJSON), written; nil writes null.
+type embeddedUserBytes = json.RawMessage
+
+// marshalEmbeddedUser writes u, which json can always write.
+func marshalEmbeddedUser(u *embeddedUserJSON) embeddedUserBytes {
+	data, err := json.Marshal(u)
+	if err != nil {
+		return nil // never: embeddedUserJSON holds no value json cannot write
 	}
 	return data
 }

@@ -3,6 +3,7 @@ package workforcetest
 import (
 	"net/http/httptest"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -184,5 +185,71 @@ func TestTimeToStartFollowsTheClock(t *testing.T) {
 	s.Advance(20 * time.Second)
 	if got := getJobJSON(t, s, id); got != second || renderings(s)[id] == nil {
 		t.Errorf("20 more seconds later the JSON changed or was not cached:\n%s\n%s", got, second)
+	}
+}
+
+// BenchmarkColdPage lists a page of 50 Jobs none of which has its JSON cached, as a sync's first
+// pass over a store does:
+//
+//	go test -run '^$' -bench ColdPage ./workforcetest/
+func BenchmarkColdPage(b *testing.B) {
+	s, err := Start(WithClock(time.Date(2026, 6, 1, 15, 0, 0, 0, time.UTC)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	s.SeedJobs(10000)
+	for b.Loop() {
+		for _, c := range s.st.renders[len(s.st.renders)-60:] { // the newest Jobs: the first page
+			c.last.Store(nil)
+		}
+		if _, err := s.listJobs(&call{p: params{"per": "50"}, pool: poolPrivate}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// TestEmbeddedUsersFollowChanges caches Jobs' JSON, whose Workers' JSON is cached once for all
+// their Jobs, and renames a Worker: every Job of that Worker shows the new name, in a list and
+// alone, and the others keep their cached JSON.
+func TestEmbeddedUsersFollowChanges(t *testing.T) {
+	t.Parallel()
+	s := startStore(t, 120) // Jobs on three Job Requests of 50, 50 and 20, by 50 Workers
+	listJobsJSON(t, s)
+	for _, id := range s.st.jobs.ids {
+		getJobJSON(t, s, id)
+	}
+	newest := s.st.jobs.ids[len(s.st.jobs.ids)-1]
+	worker := s.st.jobs.at(newest).workerID
+	var mine, others []int64
+	for _, j := range s.st.jobs.order {
+		if j.workerID == worker {
+			mine = append(mine, j.id)
+		} else {
+			others = append(others, j.id)
+		}
+	}
+	if len(mine) < 2 {
+		t.Fatalf("worker %d has %d Jobs, want several", worker, len(mine))
+	}
+	before := renderings(s)
+	_ = s.st.write(func(tx *tx) error {
+		u, _ := tx.editUser(worker)
+		u.firstName = "Renamed"
+		return nil
+	})
+	for _, id := range mine {
+		if !strings.Contains(getJobJSON(t, s, id), `"first_name":"Renamed"`) {
+			t.Errorf("job %d: the Worker's old name is shown alone", id)
+		}
+	}
+	if !strings.Contains(listJobsJSON(t, s), `"first_name":"Renamed"`) {
+		t.Errorf("job %d: the Worker's old name is listed", newest)
+	}
+	after := renderings(s)
+	for _, id := range others {
+		if after[id] != before[id] {
+			t.Errorf("job %d, of another Worker: rendered again", id)
+		}
 	}
 }

@@ -105,20 +105,22 @@ type rejectedRow struct {
 
 // timesheetImport serves POST /api_v2/customers/timesheet_import: a CSV file in the multipart
 // field "file" with job_id and actual_duration columns. It answers {"imported": N, "rejected":
-// [{"row": R, "error": "…"}]}.
+// [{"row": R, "error": "…"}]}. The file is read before the store is locked, and each Job it
+// names is looked up once, however many rows name it.
 func (s *Server) timesheetImport(c *call) (any, error) {
 	file, ok := c.files["file"]
 	if !ok {
 		return nil, invalid("file", "must be a CSV file sent as the multipart/form-data field file")
 	}
-	rows, cols, err := readTimesheet(file)
+	rows, err := readTimesheet(file)
 	if err != nil {
 		return nil, err
 	}
 	imported, rejected := 0, []rejectedRow{}
 	err = s.st.write(func(tx *tx) error {
+		jobs := map[int64]*job{} // the Jobs the rows named, for changing; nil for one the key may not see
 		for i, row := range rows {
-			if why := tx.applyTimesheetRow(row, cols, c.pool); why != "" {
+			if why := tx.applyTimesheetRow(row, jobs, c.pool); why != "" {
 				rejected = append(rejected, rejectedRow{Row: i + 1, Error: why})
 				continue
 			}
@@ -129,72 +131,97 @@ func (s *Server) timesheetImport(c *call) (any, error) {
 	return map[string]any{"imported": imported, "rejected": rejected}, err
 }
 
-// timesheetColumns are the indexes of the two columns a timesheet needs.
-type timesheetColumns struct{ jobID, duration int }
+// timesheetRow is a data row of a timesheet: the Job and the minutes it gives, or why it is
+// rejected whatever the Job.
+type timesheetRow struct {
+	jobID, minutes int64
+	why            string
+}
 
 // readTimesheet parses a timesheet: a header row naming job_id and actual_duration (any case,
 // any order, other columns ignored), then the data rows. A file that is not UTF-8 CSV text, or
 // lacks either column, is a 422 on "file".
-func readTimesheet(file []byte) ([][]string, timesheetColumns, error) {
-	cols := timesheetColumns{-1, -1}
+func readTimesheet(file []byte) ([]timesheetRow, error) {
 	file = bytes.TrimPrefix(file, []byte("\ufeff"))
 	if !utf8.Valid(file) || bytes.IndexByte(file, 0) >= 0 {
-		return nil, cols, invalid("file", "is not a CSV file")
+		return nil, invalid("file", "is not a CSV file")
 	}
 	r := csv.NewReader(bytes.NewReader(file))
 	r.FieldsPerRecord = -1
 	r.TrimLeadingSpace = true
+	r.ReuseRecord = true
 	header, err := r.Read()
 	if errors.Is(err, io.EOF) {
-		return nil, cols, invalid("file", "is empty: it needs a header row with job_id and actual_duration")
+		return nil, invalid("file", "is empty: it needs a header row with job_id and actual_duration")
 	}
 	if err != nil {
-		return nil, cols, invalid("file", "is not a CSV file: "+err.Error())
+		return nil, invalid("file", "is not a CSV file: "+err.Error())
 	}
+	jobCol, durationCol := -1, -1
 	for i, name := range header {
 		switch strings.ToLower(strings.TrimSpace(name)) {
 		case "job_id":
-			cols.jobID = i
+			jobCol = i
 		case "actual_duration":
-			cols.duration = i
+			durationCol = i
 		}
 	}
-	if cols.jobID < 0 || cols.duration < 0 {
-		return nil, cols, invalid("file", "needs a header row with job_id and actual_duration columns")
+	if jobCol < 0 || durationCol < 0 {
+		return nil, invalid("file", "needs a header row with job_id and actual_duration columns")
 	}
-	rows, err := r.ReadAll()
-	if err != nil {
-		return nil, cols, invalid("file", "is not a CSV file: "+err.Error())
+	var rows []timesheetRow
+	for {
+		record, err := r.Read()
+		switch {
+		case errors.Is(err, io.EOF):
+			return rows, nil
+		case err != nil:
+			return nil, invalid("file", "is not a CSV file: "+err.Error())
+		}
+		rows = append(rows, timesheetRowOf(record, jobCol, durationCol))
 	}
-	return rows, cols, nil
 }
 
-// applyTimesheetRow sets the actual_duration of the row's Job, or answers why it cannot: the
-// Job is unknown or not the key's, not in_progress, paused or completed, or the duration is not
-// a whole number ≥ 0. updated_at moves only on a change.
-func (tx *tx) applyTimesheetRow(row []string, cols timesheetColumns, p pool) string {
-	if len(row) <= max(cols.jobID, cols.duration) {
-		return "has fewer columns than the header"
+// timesheetRowOf reads the row record, whose Job and minutes are in the columns jobCol and
+// durationCol: a row of fewer columns, a job_id that is not a positive integer or a duration
+// that is not a whole number ≥ 0 is rejected.
+func timesheetRowOf(record []string, jobCol, durationCol int) timesheetRow {
+	if len(record) <= max(jobCol, durationCol) {
+		return timesheetRow{why: "has fewer columns than the header"}
 	}
-	id, err := strconv.ParseInt(strings.TrimSpace(row[cols.jobID]), 10, 64)
+	id, err := strconv.ParseInt(strings.TrimSpace(record[jobCol]), 10, 64)
 	if err != nil || id < 1 {
-		return "job_id must be a positive integer"
+		return timesheetRow{why: "job_id must be a positive integer"}
 	}
-	minutes, err := strconv.ParseInt(strings.TrimSpace(row[cols.duration]), 10, 64)
+	minutes, err := strconv.ParseInt(strings.TrimSpace(record[durationCol]), 10, 64)
 	if err != nil || minutes < 0 || minutes > math.MaxInt32 {
-		return "actual_duration must be a whole number of minutes, 0 or more"
+		return timesheetRow{why: "actual_duration must be a whole number of minutes, 0 or more"}
 	}
-	if _, err := visibleJob(tx.view, id, p); err != nil {
-		return "job " + itoa(id) + " not found"
+	return timesheetRow{jobID: id, minutes: minutes}
+}
+
+// applyTimesheetRow sets the actual_duration of the row's Job, or answers why it cannot: the row
+// is malformed, the Job is unknown or not the key's, or not in_progress, paused or completed.
+// updated_at moves only on a change. jobs holds the Jobs earlier rows named, as the transaction
+// handed them out (nil for one the key may not see); the row's is added.
+func (tx *tx) applyTimesheetRow(row timesheetRow, jobs map[int64]*job, p pool) string {
+	if row.why != "" {
+		return row.why
 	}
-	j, _ := tx.editJob(id)
-	switch j.state {
-	case stateInProgress, statePaused, stateCompleted:
-	default:
-		return "job " + itoa(id) + " is " + j.state + "; only in_progress, paused or completed jobs take a duration"
+	j, seen := jobs[row.jobID]
+	if !seen {
+		if _, err := visibleJob(tx.view, row.jobID, p); err == nil {
+			j, _ = tx.editJob(row.jobID)
+		}
+		jobs[row.jobID] = j
 	}
-	n := int(minutes)
-	if j.actualDuration == nil || *j.actualDuration != n {
+	switch {
+	case j == nil:
+		return "job " + itoa(row.jobID) + " not found"
+	case j.state != stateInProgress && j.state != statePaused && j.state != stateCompleted:
+		return "job " + itoa(row.jobID) + " is " + j.state + "; only in_progress, paused or completed jobs take a duration"
+	}
+	if n := int(row.minutes); j.actualDuration == nil || *j.actualDuration != n {
 		j.actualDuration, j.updatedAt = &n, tx.now()
 	}
 	return ""

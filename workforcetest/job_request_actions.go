@@ -129,7 +129,7 @@ func (s *Server) jobRequestAction(c *call, act func(*tx, *jobRequest) error) (an
 		if err := act(tx, jr); err != nil {
 			return err
 		}
-		out = answerJobRequest(tx.view, id)
+		out = answerJobRequest(tx.view, id, c.pool)
 		return nil
 	})
 	return out, err

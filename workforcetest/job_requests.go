@@ -123,17 +123,18 @@ func (s *Server) listJobRequests(c *call) (any, error) {
 	out := []jobRequestJSON{}
 	err := s.st.read(func(v view) error {
 		for _, jr := range pageOf(v, &v.st.jobRequests, nil, sels, pg) {
-			out = append(out, renderJobRequest(v, jr))
+			out = append(out, renderJobRequest(v, jr, c.pool))
 		}
 		return nil
 	})
 	return map[string][]jobRequestJSON{"job_requests": out}, err
 }
 
-// answerJobRequest answers the Job Request with id wrapped as {"job_request": {...}}.
-func answerJobRequest(v view, id int64) map[string]jobRequestJSON {
+// answerJobRequest answers the Job Request with id wrapped as {"job_request": {...}}, as a token
+// of pool p sees it.
+func answerJobRequest(v view, id int64, p pool) map[string]jobRequestJSON {
 	jr, _ := v.jobRequest(id)
-	return map[string]jobRequestJSON{"job_request": renderJobRequest(v, jr)}
+	return map[string]jobRequestJSON{"job_request": renderJobRequest(v, jr, p)}
 }
 
 // getJobRequest serves GET /api_v2/job_requests/:id.
@@ -147,7 +148,7 @@ func (s *Server) getJobRequest(c *call) (any, error) {
 		if _, err := visibleJobRequest(v, id, c.pool); err != nil {
 			return err
 		}
-		out = answerJobRequest(v, id)
+		out = answerJobRequest(v, id, c.pool)
 		return nil
 	})
 	return out, err
@@ -171,7 +172,7 @@ func (s *Server) createJobRequest(c *call) (any, error) {
 		}
 		id := insert(tx, &tx.st.jobRequests, jr)
 		tx.recordChange(changedJobRequest, id, jr.state)
-		out = answerJobRequest(tx.view, id)
+		out = answerJobRequest(tx.view, id, c.pool)
 		return nil
 	})
 	return out, err
@@ -231,7 +232,7 @@ func (s *Server) updateJobRequest(c *call) (any, error) {
 		} else {
 			tx.syncJobRequest(id) // slots may have changed
 		}
-		out = answerJobRequest(tx.view, id)
+		out = answerJobRequest(tx.view, id, c.pool)
 		return err
 	})
 	return out, err
@@ -396,9 +397,9 @@ type badgeRequirementJSON struct {
 }
 
 // jobRequestJSON is a Job Request as the API writes it (CONTRACT §6 "Job Request fields", with
-// the keys of §10 in the forms of the real client's schema: numbers for wage, duration, slots,
-// coordinates and distance; text for w2_hourly_rate and re_ranked_worker_ids; lists of text for
-// the ID lists and preferred_wonoloers_info).
+// the keys of §10 in the forms of the live API and the real client's schema: numbers for wage,
+// duration, slots and distance; text for the coordinates, w2_hourly_rate and
+// re_ranked_worker_ids; lists of text for the ID lists and preferred_wonoloers_info).
 type jobRequestJSON struct {
 	ID                       int64                  `json:"id"`
 	State                    string                 `json:"state"`
@@ -412,8 +413,8 @@ type jobRequestJSON struct {
 	City                     string                 `json:"city"`
 	Address                  string                 `json:"address"`
 	Venue                    *string                `json:"venue"`
-	Latitude                 *json.Number           `json:"latitude"`
-	Longitude                *json.Number           `json:"longitude"`
+	Latitude                 *string                `json:"latitude"`
+	Longitude                *string                `json:"longitude"`
 	Timezone                 string                 `json:"timezone"`
 	Slots                    int                    `json:"slots"`
 	FilledSlots              int                    `json:"filled_slots"`
@@ -460,13 +461,30 @@ func idTexts(ids []int64) []string {
 	return out
 }
 
-// renderJobRequest writes jr.
-func renderJobRequest(v view, jr *jobRequest) jobRequestJSON {
+// visibleWorkers answers the ids of ids whose User a token of pool p may see (userVisible), in
+// their order: all of them for the Private Pool.
+func visibleWorkers(v view, ids []int64, p pool) []int64 {
+	if p != poolPublic {
+		return ids
+	}
+	var out []int64
+	for _, id := range ids {
+		if u, ok := v.user(id); ok && userVisible(v, u, p) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// renderJobRequest writes jr as a token of pool p sees it: its lists of Workers (preferred
+// candidates, their names, the banned and the re-ranked) name only those GET /users shows p.
+func renderJobRequest(v view, jr *jobRequest, p pool) jobRequestJSON {
+	preferred := visibleWorkers(v, jr.preferredCandidateIDs, p)
 	jobs := v.jobsOf(jr.id)
 	out := jobRequestJSON{
 		ID: jr.id, State: jr.state, RequestName: jr.name, CustomerID: optID(jr.customerID), CompanyID: optID(jr.customerID),
 		EmployerID: optID(jr.employerID), Zip: jr.zip, PostalCode: jr.zip, Country: "US", City: jr.city, Address: jr.address,
-		Venue: optString(jr.venue), Latitude: optNumber(jr.latitude), Longitude: optNumber(jr.longitude),
+		Venue: optString(jr.venue), Latitude: optString(jr.latitude), Longitude: optString(jr.longitude),
 		Timezone: "America/Los_Angeles", Slots: jr.slots, FilledSlots: countSlots(jobs), Category: jr.category,
 		Description: optString(jr.description), DescriptionTasks: optString(jr.descriptionTasks),
 		DescriptionCompany: optString(jr.descriptionCompany), DescriptionTravel: optString(jr.descriptionTravel),
@@ -477,9 +495,9 @@ func renderJobRequest(v view, jr *jobRequest) jobRequestJSON {
 		AgentCode: optString(jr.agentCode), OrganizationalPath: optString(jr.organizationalPath),
 		UsePendingState: jr.usePendingState, NotificationDistance: optInt(jr.notificationDistance),
 		PushAllNotificationsASAP: "off", Can: optString(jr.can),
-		PreferredCandidateIDs:  idTexts(jr.preferredCandidateIDs),
+		PreferredCandidateIDs:  idTexts(preferred),
 		PreferredWonoloersInfo: []string{},
-		BanList:                idTexts(jr.banList),
+		BanList:                idTexts(visibleWorkers(v, jr.banList, p)),
 		BadgeRequirements:      make([]badgeRequirementJSON, 0, len(jr.badges)),
 		CachedJobStates:        map[string]int{},
 		CreatedAt:              localTime(jr.createdAt), UpdatedAt: localTime(jr.updatedAt),
@@ -494,13 +512,13 @@ func renderJobRequest(v view, jr *jobRequest) jobRequestJSON {
 		s := jr.startTime.In(pacific(jr.startTime)).Format(time.RFC3339)
 		out.StartTime = &s
 	}
-	for _, id := range jr.preferredCandidateIDs {
+	for _, id := range preferred {
 		if u, ok := v.user(id); ok {
 			out.PreferredWonoloersInfo = append(out.PreferredWonoloersInfo, u.firstName+" "+u.lastName)
 		}
 	}
 	if jr.ranked {
-		s := strings.Join(idTexts(jr.reRanked), ",")
+		s := strings.Join(idTexts(visibleWorkers(v, jr.reRanked, p)), ",")
 		out.ReRankedWorkerIDs = &s
 	}
 	for _, r := range jr.badges {

@@ -1,7 +1,10 @@
 package workforcetest_test
 
 import (
+	"encoding/json"
+	"io"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strconv"
 	"strings"
@@ -292,5 +295,99 @@ func TestJobRequestNotFound(t *testing.T) {
 		status, body := f.json(r.method, r.path, with(f.private), nil)
 		assert.Equal(t, http.StatusNotFound, status, r.path)
 		assert.NotEmpty(t, body["error"])
+	}
+}
+
+// TestJobRequestsWriteCoordinatesAsText checks every answer that writes a Job Request: its
+// latitude and longitude are decimals in strings, as the live API writes them (CONTRACT §10).
+func TestJobRequestsWriteCoordinatesAsText(t *testing.T) {
+	t.Parallel()
+	f := newFake(t)
+	seed := f.Seed()
+	id := seed.JobRequest1099ID
+	answers := map[string]any{"GET /job_requests/:id": f.getJobRequest(id)}
+	status, body := f.get("/api_v2/job_requests", f.private, "per", "50")
+	require.Equal(t, http.StatusOK, status, body)
+	for _, jr := range body["job_requests"].([]any) {
+		if idOf(jr) == id {
+			answers["GET /job_requests"] = jr
+		}
+	}
+	status, body = f.get("/api_v2/search", f.private, "q", "warehouse loader")
+	require.Equal(t, http.StatusOK, status, body)
+	require.Len(t, body["job_requests"], 1)
+	answers["GET /search"] = body["job_requests"].([]any)[0]
+	status, body = f.json(http.MethodPatch, jrPath(id), with(f.private), obj{"job_request": obj{"slots": 4}})
+	require.Equal(t, http.StatusOK, status, body)
+	answers["PATCH /job_requests/:id"] = body["job_request"]
+	status, body = f.json(http.MethodPost, jrPath(id, "re_rank_workers"), with(f.private), nil)
+	require.Equal(t, http.StatusOK, status, body)
+	answers["POST /job_requests/:id/re_rank_workers"] = body["job_request"]
+	require.Len(t, answers, 5)
+	for answer, jr := range answers {
+		assert.Equal(t, "34.042019", jr.(obj)["latitude"], answer)
+		assert.Equal(t, "-118.267109", jr.(obj)["longitude"], answer)
+	}
+	assert.Nil(t, f.createJobRequest(nil)["latitude"], "no coordinates are null")
+}
+
+// TestPublicPoolSeesInItsJobRequestsOnlyTheWorkersItMaySee sets, with the Private Pool, Workers
+// the Public Pool may not see (GET /users/:id is a 404 to it) among the preferred candidates, the
+// banned and the re-ranked of the Public Pool's Job Request: its answers to the Public Pool name
+// only the Worker it sees, by id or by name, in show, list and search alike, and in the webhook
+// signed for it. The Private Pool still reads them all.
+func TestPublicPoolSeesInItsJobRequestsOnlyTheWorkersItMaySee(t *testing.T) {
+	t.Parallel()
+	received := make(chan []byte, 16)
+	receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		received <- body
+	}))
+	t.Cleanup(receiver.Close)
+	f := newFake(t, workforcetest.WithWebhookReceiver(receiver.URL))
+	seed := f.Seed()
+	seen, hidden, banned := seed.WorkerIDs[0], seed.WorkerIDs[3], seed.WorkerIDs[5] // Ana Garcia has the Public Pool's Job
+	for _, id := range []int64{hidden, banned} {
+		status, _ := f.get(idPath("users", id), f.public)
+		require.Equal(t, http.StatusNotFound, status, "the Public Pool may not see user %d", id)
+	}
+	id := seed.PublicJobRequestID
+	status, body := f.json(http.MethodPatch, jrPath(id), with(f.private), obj{"job_request": obj{
+		"preferred_candidate_ids": []int64{hidden, seen}, "ban_list": []int64{banned}}})
+	require.Equal(t, http.StatusOK, status, body)
+	status, body = f.json(http.MethodPost, jrPath(id, "re_rank_workers"), with(f.private), nil)
+	require.Equal(t, http.StatusOK, status, body)
+	private := body["job_request"].(obj)
+	assert.Equal(t, []any{"Dev Patel", "Ana Garcia"}, private["preferred_wonoloers_info"], "the Private Pool sees every Worker")
+	assert.Contains(t, private["re_ranked_worker_ids"], itoa(hidden))
+
+	answers := map[string]any{"GET /job_requests/:id": nil, "GET /job_requests": nil, "GET /search": nil}
+	status, body = f.get(jrPath(id), f.public)
+	require.Equal(t, http.StatusOK, status, body)
+	answers["GET /job_requests/:id"] = body["job_request"]
+	status, body = f.get("/api_v2/job_requests", f.public)
+	require.Equal(t, http.StatusOK, status, body)
+	answers["GET /job_requests"] = body["job_requests"].([]any)[0]
+	status, body = f.get("/api_v2/search", f.public, "q", "event setup")
+	require.Equal(t, http.StatusOK, status, body)
+	answers["GET /search"] = body["job_requests"].([]any)[0]
+	require.NoError(t, f.StartJob(seed.PublicJobID)) // the Job Request moves: a webhook signed for the Public Pool
+	require.NoError(t, f.WaitWebhooks(t.Context()))
+	for len(received) > 0 {
+		var hook struct {
+			JobRequest obj `json:"job_request"`
+		}
+		require.NoError(t, json.Unmarshal(<-received, &hook))
+		if hook.JobRequest != nil {
+			answers["webhook"] = hook.JobRequest
+		}
+	}
+	require.Contains(t, answers, "webhook")
+	for answer, jr := range answers {
+		jr := jr.(obj)
+		assert.Equal(t, []any{itoa(seen)}, jr["preferred_candidate_ids"], answer)
+		assert.Equal(t, []any{"Ana Garcia"}, jr["preferred_wonoloers_info"], answer)
+		assert.Equal(t, []any{}, jr["ban_list"], answer)
+		assert.Equal(t, itoa(seen), jr["re_ranked_worker_ids"], answer)
 	}
 }

@@ -111,8 +111,8 @@ type jobJSON struct {
 	W2PaymentRef    *string           `json:"w2_payment_ref"`
 	W2PayStatus     *string           `json:"w2_pay_status"`
 	CancelledReason *string           `json:"cancelled_reason"`
-	Worker          *embeddedUserJSON `json:"worker"`
-	Employer        *embeddedUserJSON `json:"employer"`
+	Worker          embeddedUserBytes `json:"worker"`
+	Employer        embeddedUserBytes `json:"employer"`
 	Transitions     []transitionJSON  `json:"transitions"`
 
 	start time.Time // the start its TimeToStart counts to, for the render cache
@@ -143,9 +143,7 @@ func renderJob(v view, j *job) jobJSON {
 		CancelledReason: optString(j.cancelledReason),
 		Transitions:     make([]transitionJSON, 0, len(j.transitions)),
 	}
-	if u, ok := v.user(j.workerID); ok {
-		out.Worker = renderEmbeddedUser(v, u)
-	}
+	out.Worker = embeddedUser(v, j.workerID)
 	if j.hoursWorked != nil {
 		out.HoursWorked = *j.hoursWorked
 	}
@@ -153,9 +151,7 @@ func renderJob(v view, j *job) jobJSON {
 		out.W2HourlyRate = *rate
 	}
 	if jr, ok := v.jobRequest(j.jobRequestID); ok {
-		if u, ok := v.user(jr.employerID); ok {
-			out.Employer = renderEmbeddedUser(v, u)
-		}
+		out.Employer = embeddedUser(v, jr.employerID)
 		if j.state == statePending || j.state == stateFilled {
 			minutes := minutesUntil(jr.startTime, v.now())
 			out.TimeToStart, out.start = &minutes, jr.startTime

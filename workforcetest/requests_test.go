@@ -2,6 +2,9 @@ package workforcetest_test
 
 import (
 	"bytes"
+	"encoding/base64"
+	"fmt"
+	"mime/multipart"
 	"net/http"
 	"net/url"
 	"strings"
@@ -126,4 +129,109 @@ func TestRequestLogKeepsNoBodyOfTheUnauthenticated(t *testing.T) {
 	assert.EqualValues(t, len(notes), last.BodySize)
 	assert.NotContains(t, string(last.Body), f.private, "redacted before it was cut")
 	assert.True(t, bytes.HasPrefix(last.Body, []byte(`{"job":{`)), "re-encoded without the token: %.40s", last.Body)
+}
+
+// TestRequestLogHoldsNoSecretWhereverClientsPutIt sends the fake's tokens and keys where clients
+// put them besides the token parameter: in Authorization (Bearer, Basic with the key pair plain
+// or in base64), Referer, Cookie and headers of their own (names included), percent-encoded or
+// JSON-escaped, in bodies that parse and bodies that do not, in a multipart file, straddling the
+// 64 KiB the log keeps of a body, and a token the fake has forgotten (ExpireTokens). No part of
+// the log holds 16 characters in a row of any of them, plain or escaped.
+func TestRequestLogHoldsNoSecretWhereverClientsPutIt(t *testing.T) {
+	t.Parallel()
+	f := newFake(t)
+	forgotten := f.token(f.Private)
+	f.ExpireTokens()
+	token := f.token(f.Private)
+	f.ResetRequests()
+	pair := f.Private.APIKey + ":" + f.Private.SecretKey
+	send := func(method, path, contentType, body string, header http.Header) {
+		t.Helper()
+		req, err := http.NewRequestWithContext(t.Context(), method, f.URL+path, strings.NewReader(body))
+		require.NoError(t, err)
+		for name, values := range header {
+			req.Header[name] = values
+		}
+		if contentType != "" {
+			req.Header.Set("Content-Type", contentType)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		resp.Body.Close()
+	}
+	send("GET", "/api_v2/jobs?token="+token, "", "", http.Header{
+		"Authorization": {"Bearer " + token}, "Referer": {"http://127.0.0.1/app?token=" + token + "&x=1"},
+		"Cookie": {"session=" + percentEncoded(token)}, "X-Forgotten": {forgotten},
+		"X-Api-Key": {f.Private.SecretKey}, "X-" + f.Private.APIKey: {"1"}})
+	send("GET", "/api_v2/info", "", "", http.Header{"Authorization": {"Basic " + pair}})
+	send("GET", "/api_v2/info", "", "", http.Header{"Proxy-Authorization": {"Basic " + base64.StdEncoding.EncodeToString([]byte(pair))}})
+	send("GET", "/api_v2/info?note="+percentEncoded(f.Private.SecretKey), "", "", nil)
+	send("POST", "/api_v2/jobs?token="+token, "application/json", `{"t\u006fken":"`+jsonEscaped(token)+`", "job": {`, nil)
+	send("POST", "/api_v2/jobs?token="+token, "text/plain", "secret_key="+percentEncoded(f.Private.SecretKey), nil)
+	send("POST", "/api_v2/jobs?token="+token, "application/json",
+		`{"job": {"worker_id": 101, "job_request_id": 501, "requestor_notes": "`+jsonEscaped(forgotten)+`"}}`, nil)
+	send("PATCH", "/api_v2/jobs/1001", "application/x-www-form-urlencoded",
+		"token="+token+"&state=cancelled&cancelled_reason="+f.Private.SecretKey, nil)
+	send("POST", "/api_v2/jobs?token="+token, "text/plain", strings.Repeat("x", 64<<10-20)+forgotten, nil)
+	send("POST", "/api_v2/jobs?token="+token, "text/plain", strings.Repeat("x", 64<<10-120)+jsonEscaped(f.Private.SecretKey), nil)
+	var file bytes.Buffer
+	w := multipart.NewWriter(&file)
+	part, err := w.CreateFormFile("file", "hours.csv")
+	require.NoError(t, err)
+	_, err = part.Write([]byte("job_id,actual_duration,note\n1001,60," + forgotten + "\n"))
+	require.NoError(t, err)
+	require.NoError(t, w.Close())
+	send("POST", "/api_v2/customers/timesheet_import?token="+token, w.FormDataContentType(), file.String(), nil)
+
+	reqs := f.Requests()
+	require.Len(t, reqs, 11)
+	for i, r := range reqs {
+		var logged strings.Builder
+		logged.WriteString(r.Path + "?" + r.Query.Encode() + "\n")
+		for name, values := range r.Header {
+			logged.WriteString(name + ": " + strings.Join(values, ", ") + "\n")
+		}
+		logged.Write(r.Body)
+		for name, secret := range map[string]string{"token": token, "forgotten token": forgotten,
+			"API key": f.Private.APIKey, "secret key": f.Private.SecretKey, "key pair in base64": base64.StdEncoding.EncodeToString([]byte(pair))} {
+			for form, width := range map[string]int{secret: 16, jsonEscaped(secret): 16 * 6, percentEncoded(secret): 16 * 3} {
+				if piece := sharedRun(logged.String(), form, width); piece != "" {
+					t.Errorf("request %d (%s %s) holds %q of the %s:\n%.300s", i, r.Method, r.Path, piece, name, logged.String())
+				}
+			}
+		}
+	}
+	assert.Equal(t, "Bearer [REDACTED]", reqs[0].Header.Get("Authorization"), "the scheme stays")
+	assert.Equal(t, "1", reqs[0].Header.Get("X-[REDACTED]"), "what is not secret stays")
+	assert.Equal(t, "Basic [REDACTED]", reqs[2].Header.Get("Proxy-Authorization"))
+	assert.Contains(t, string(reqs[6].Body), `"requestor_notes": "[REDACTED]"`)
+	assert.Equal(t, "cancelled_reason=[REDACTED]&state=cancelled", string(reqs[7].Body))
+}
+
+// jsonEscaped answers s with every character \u-escaped, as JSON allows.
+func jsonEscaped(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		fmt.Fprintf(&b, `\u%04x`, r)
+	}
+	return b.String()
+}
+
+// percentEncoded answers s with every byte percent-encoded.
+func percentEncoded(s string) string {
+	var b strings.Builder
+	for i := range len(s) {
+		fmt.Fprintf(&b, "%%%02X", s[i])
+	}
+	return b.String()
+}
+
+// sharedRun answers a run of n bytes of secret that text holds, or "".
+func sharedRun(text, secret string, n int) string {
+	for i := 0; i+n <= len(secret); i++ {
+		if strings.Contains(text, secret[i:i+n]) {
+			return secret[i : i+n]
+		}
+	}
+	return ""
 }

@@ -47,7 +47,7 @@ func (s *Server) search(c *call) (any, error) {
 		for _, jr := range scan(v, &v.st.jobRequests, func(jr *jobRequest) bool {
 			return (c.pool != poolPublic || jr.createdBy == poolPublic) && has(jr.name)
 		}, maxSearch) {
-			out.JobRequests = append(out.JobRequests, renderJobRequest(v, jr))
+			out.JobRequests = append(out.JobRequests, renderJobRequest(v, jr, c.pool))
 		}
 		for _, b := range scan(v, &v.st.badges, func(b *badge) bool { return has(b.name) }, maxSearch) {
 			out.Badges = append(out.Badges, renderBadge(b))

@@ -48,7 +48,7 @@ func (s *Server) serve(rt route) http.HandlerFunc {
 		p := newParams(query, b)
 		var after *Fault
 		if !strings.HasPrefix(r.URL.Path, controlPrefix) {
-			s.log.add(record(r, query, raw, b, s.clock.now(), s.secrets, s.keepsBody(r, p)))
+			s.log.add(record(r, query, raw, b, s.clock.now(), s.keepsBody(r, p)))
 			if !s.wait(w, r) {
 				return
 			}

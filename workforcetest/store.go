@@ -40,8 +40,11 @@ type store struct {
 	messages    table[message]
 	// jobIndex files the Jobs by the keys of the filters of GET /jobs, by owner and Worker, and
 	// by updated_at; renders holds the JSON of each Job as last written (by id - firstJobID).
-	jobIndex             *index[job]
-	renders              []*renderCache
+	jobIndex *index[job]
+	renders  []*renderCache
+	// userRenders holds the JSON of each User as a Job embeds it, as last written: a
+	// *renderCache by id, added to under the read lock.
+	userRenders          sync.Map
 	lastTransition       int64
 	lastUserBadge        int64
 	lastBadgeRequirement int64          // the last id given to a Job Request's Badge requirement
@@ -332,7 +335,7 @@ func (tx *tx) recordChange(kind string, id int64, state string) {
 		if jr, ok := tx.jobRequest(id); ok {
 			c.owner = jr.createdBy
 			if tx.st.bodies {
-				c.body, _ = json.Marshal(map[string]jobRequestJSON{"job_request": renderJobRequest(tx.view, jr)})
+				c.body, _ = json.Marshal(map[string]jobRequestJSON{"job_request": renderJobRequest(tx.view, jr, c.owner)})
 			}
 		}
 	}

@@ -1,7 +1,6 @@
 package workforcetest
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/mail"
@@ -71,8 +70,9 @@ func (u *user) holds(badgeID int64) bool {
 	return slices.ContainsFunc(u.badges, func(b userBadge) bool { return b.badgeID == badgeID })
 }
 
-// userJSON is a User as GET /users writes it (CONTRACT §6 Users, in the forms of the real
-// client's schema, §10): drug_tested and verified_phone as text, rating as a number.
+// userJSON is a User as GET /users writes it (CONTRACT §6 Users, in the forms of §10): rating as
+// text, as the live API writes it, and drug_tested and verified_phone as text, as the real client's
+// schema has them.
 type userJSON struct {
 	ID                  int64           `json:"id"`
 	Type                string          `json:"type"`
@@ -88,7 +88,7 @@ type userJSON struct {
 	Zip                 *string         `json:"zip"`
 	Suspended           bool            `json:"suspended"`
 	SuspendedAt         *string         `json:"suspended_at"`
-	Rating              *json.Number    `json:"rating"`
+	Rating              *string         `json:"rating"`
 	AgreedToTerms       bool            `json:"agreed_to_terms"`
 	AgreedToTermsDate   *string         `json:"agreed_to_terms_date"`
 	ExternalID          *string         `json:"external_id"`
@@ -129,7 +129,7 @@ func renderUser(v view, u *user) *userJSON {
 		AvatarURL: optString(u.avatarURL), Address: optString(u.address), City: optString(u.city),
 		AddressState: optString(u.addressState), Zip: optString(u.zip),
 		Suspended: !u.suspendedAt.IsZero(), SuspendedAt: optLocal(u.suspendedAt),
-		Rating:        optNumber(u.rating),
+		Rating:        optString(u.rating),
 		AgreedToTerms: !u.agreedToTermsAt.IsZero(), AgreedToTermsDate: optLocal(u.agreedToTermsAt),
 		ExternalID: optString(u.externalID), OnboardingLastState: optString(u.onboardingLastState),
 		W2EmployeeID: optString(u.w2EmployeeID), W2OnboardingStatus: optString(u.w2OnboardingStatus),

@@ -249,3 +249,35 @@ func TestUsersFormListsInIndexOrderAndPasswordsScrubbedEverywhere(t *testing.T) 
 		assert.NotContains(t, string(r.Body), "nested-secret-2")
 	}
 }
+
+// TestUsersWriteRatingsAsText checks every answer that writes a User as GET /users does: its
+// rating is a decimal in a string, as the live API writes it (CONTRACT §10), or null.
+func TestUsersWriteRatingsAsText(t *testing.T) {
+	t.Parallel()
+	f := newFake(t)
+	seed := f.Seed()
+	rated, unrated := seed.WorkerIDs[1], seed.WorkerIDs[4] // 4.8, and none
+	status, body := f.get(idPath("users", rated), f.private)
+	require.Equal(t, http.StatusOK, status, body)
+	users := map[string]any{"GET /users/:id": body["user"]}
+	status, body = f.get("/api_v2/users", f.private, "per", "50")
+	require.Equal(t, http.StatusOK, status, body)
+	for _, u := range body["users"].([]any) {
+		switch idOf(u) {
+		case rated:
+			users["GET /users"] = u
+		case unrated:
+			assert.Nil(t, u.(obj)["rating"], "no rating is null")
+		}
+	}
+	status, body = f.get("/api_v2/search", f.private, "q", "okafor")
+	require.Equal(t, http.StatusOK, status, body)
+	require.Len(t, body["users"], 1)
+	users["GET /search"] = body["users"].([]any)[0]
+	status, body = f.json(http.MethodPatch, idPath("users", rated), with(f.private), obj{"user": obj{"city": "Echo Park"}})
+	require.Equal(t, http.StatusOK, status, body)
+	users["PATCH /users/:id"] = body["user"]
+	for answer, u := range users {
+		assert.Equal(t, "4.8", u.(obj)["rating"], answer)
+	}
+}
