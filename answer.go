@@ -22,7 +22,7 @@ func (c *Client) read(cs *callState, hr *http.Response, err error, key string, o
 		hr.Body.Close()
 		hr.Body = http.NoBody
 	}()
-	resp := newResponse(hr, c.requestID(hr.Header))
+	resp := newResponse(hr, cs.requestID(hr.Header))
 	switch {
 	case hr.StatusCode >= 300 && hr.StatusCode <= 399:
 		return resp, c.redirectError(cs, hr)
