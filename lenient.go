@@ -44,11 +44,12 @@ func (w Warning) String() string {
 }
 
 // Decode decodes data, the JSON document of a resource as the API writes
-// it (a Job, a Job Request, a User, ...) or a JSON array of them, into v,
-// a non-nil pointer to the SDK's type for it (*Job, *[]*Job, ...), as the
-// client decodes answers: every scalar in any of its plausible forms, each
-// resource with its own document in Raw, IDs sent only in embedded objects
-// filled in. A value that fits no form of its field leaves the field zero
+// it (a Job, a Job Request, a User, ...) or a JSON array of them, bare or
+// in the envelope the API wraps it in ({"job": {...}}), into v, a non-nil
+// pointer to the SDK's type for it (*Job, **Job, *[]*Job, *[]Job, ...), as
+// the client decodes answers: every scalar in any of its plausible forms,
+// each resource with its own document in Raw, IDs sent only in embedded
+// objects filled in. A value that fits no form of its field leaves the field zero
 // and is answered as a Warning (its Value cut to 64 bytes, not redacted);
 // only JSON that is not well formed, or not of v's shape, is an error.
 // Webhook receivers and stores of Raw documents use it.
@@ -56,13 +57,38 @@ func Decode(data []byte, v any) ([]Warning, error) {
 	if rv := reflect.ValueOf(v); rv.Kind() != reflect.Pointer || rv.IsNil() {
 		return nil, &ArgumentError{Name: "v", Reason: "must be a non-nil pointer"}
 	}
-	warnings, err := decodeEnvelope(data, "", v)
-	for i := range warnings {
-		if w := warnings[i].Value; len(w) > 64 {
-			warnings[i].Value = strings.ToValidUTF8(w[:64], "") + "…"
+	if key := envelopeOf(reflect.TypeOf(v).Elem()); key != "" {
+		data, _ = unwrap(data, key) // {"job": {...}} is a Job too
+	}
+	w, err := decodeEnvelope(data, "", v, 0)
+	if err == nil {
+		err = checkIsRecord(reflect.ValueOf(v).Elem(), data)
+	}
+	for i := range w.list {
+		if v := w.list[i].Value; len(v) > 64 {
+			w.list[i].Value = strings.ToValidUTF8(v[:64], "") + "…"
 		}
 	}
-	return warnings, err
+	return w.list, err
+}
+
+// checkIsRecord refuses a record decoded from a document that is not one:
+// a JSON object without an "id", such as another kind's envelope, which
+// would otherwise decode silently to an empty record.
+func checkIsRecord(v reflect.Value, data []byte) error {
+	if v.Kind() == reflect.Pointer {
+		if v.IsNil() {
+			return nil
+		}
+		v = v.Elem()
+	}
+	if !reflect.PointerTo(v.Type()).Implements(reflect.TypeFor[listed]()) {
+		return nil
+	}
+	if _, hasID := jsonscan.Member(data, "id"); hasID || recordID(v) != 0 {
+		return nil
+	}
+	return fmt.Errorf("the document is not a %s: it holds no \"id\"", v.Type().Name())
 }
 
 // maxWarningValue bounds the part of a value a Warning keeps before the
@@ -82,13 +108,13 @@ var errShape = errors.New("the answer does not have the shape of the result")
 // lenient.value) and leaving a value that fits none at its zero value,
 // with a Warning. A list element that is not an object, where a record is
 // due, is an error.
-func decodeLenient(data []byte, out any) ([]Warning, error) {
-	d := &lenient{tables: map[reflect.Type]*fieldTable{}}
+func decodeLenient(data []byte, out any, most int) (warnings, error) {
+	d := &lenient{tables: map[reflect.Type]*fieldTable{}, most: most}
 	v := reflect.ValueOf(out).Elem()
 	data = bytes.TrimSpace(data)
 	if v.Kind() == reflect.Slice && v.Type().Elem().Kind() != reflect.Uint8 {
 		if len(data) == 0 || data[0] != '[' {
-			return nil, errShape
+			return warnings{}, errShape
 		}
 		parts := jsonscan.Elements(data)
 		s := reflect.MakeSlice(v.Type(), len(parts), len(parts))
@@ -96,7 +122,7 @@ func decodeLenient(data []byte, out any) ([]Warning, error) {
 			d.index = i
 			d.record(part, s.Index(i), path{})
 			if d.err != nil {
-				return nil, fmt.Errorf("element %d: %w", i, d.err)
+				return warnings{}, fmt.Errorf("element %d: %w", i, d.err)
 			}
 		}
 		v.Set(s)
@@ -106,11 +132,19 @@ func decodeLenient(data []byte, out any) ([]Warning, error) {
 	return d.warnings, d.err
 }
 
+// warnings are the warnings of one decoding: the first ones, and how many
+// more there were.
+type warnings struct {
+	list []Warning
+	more int
+}
+
 // lenient is one lenient decoding: the field tables of the types it met,
 // and what it found.
 type lenient struct {
 	tables   map[reflect.Type]*fieldTable
-	warnings []Warning
+	warnings warnings
+	most     int   // the most warnings kept; 0 for all
 	index    int   // the place of the record being decoded in the answer's list
 	err      error // the first record that is not an object
 	// refused counts the records in a row json.Unmarshal refused; from
@@ -178,12 +212,12 @@ func (d *lenient) record(data []byte, v reflect.Value, at path) {
 		return
 	}
 	v.SetZero()
-	before := len(d.warnings)
+	before := len(d.warnings.list)
 	d.value(data, v, at)
 	id := recordID(v)
-	for i := before; i < len(d.warnings); i++ {
-		if d.warnings[i].ID == 0 {
-			d.warnings[i].ID = id
+	for i := before; i < len(d.warnings.list); i++ {
+		if d.warnings.list[i].ID == 0 {
+			d.warnings.list[i].ID = id
 		}
 	}
 }
@@ -325,8 +359,12 @@ func (d *lenient) value(data []byte, v reflect.Value, at path) bool {
 // type. It returns false, for value to return.
 func (d *lenient) warn(data []byte, v reflect.Value, at path) bool {
 	v.SetZero()
+	if d.most > 0 && len(d.warnings.list) >= d.most {
+		d.warnings.more++ // counted, not kept: nothing of it is allocated
+		return false
+	}
 	value := data[:min(len(data), maxWarningValue)]
-	d.warnings = append(d.warnings, Warning{Index: d.index, Field: at.String(), Value: string(value), Want: want(v.Type())})
+	d.warnings.list = append(d.warnings.list, Warning{Index: d.index, Field: at.String(), Value: string(value), Want: want(v.Type())})
 	return false
 }
 

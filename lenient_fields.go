@@ -190,6 +190,9 @@ func parseBool(data []byte) (bool, bool) {
 // holding one, with a zero fraction or an exponent if it is whole (12.0,
 // 1e3); null and "" are 0.
 func parseInt(data []byte, bits int) (int64, bool) {
+	if !numeric(data) && string(data) != "null" {
+		return 0, false
+	}
 	s := string(data)
 	if t, ok := text(data); ok {
 		s = strings.TrimSpace(t)
@@ -217,6 +220,9 @@ func parseInt(data []byte, bits int) (int64, bool) {
 // parseFloat reads a number: a JSON number, or a string holding a finite
 // one; null and "" are 0.
 func parseFloat(data []byte) (float64, bool) {
+	if !numeric(data) && string(data) != "null" {
+		return 0, false
+	}
 	s := string(data)
 	if t, ok := text(data); ok {
 		s = strings.TrimSpace(t)

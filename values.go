@@ -82,6 +82,9 @@ func (d *Decimal) UnmarshalJSON(b []byte) error {
 		*d = Decimal{}
 		return nil
 	}
+	if !numeric(b) { // refused before anything is allocated but the error
+		return &valueError{format: "workforce: %.40q is not a decimal number", value: string(b)}
+	}
 	s, quoted, err := unquote(b)
 	if err != nil {
 		return err
@@ -123,6 +126,27 @@ func unquote(b []byte) (s string, quoted bool, err error) {
 	}
 	err = json.Unmarshal(b, &s)
 	return s, true, err
+}
+
+// numeric tells whether b, a JSON value, may hold a number: it is written
+// with the characters of numbers only (digits, signs, '.', 'e', 'E' and
+// spaces), or is a JSON string of them. It rules out cheaply most of what
+// fits no form of a number, which a hostile answer may send by the
+// thousand.
+func numeric(b []byte) bool {
+	if len(b) >= 2 && b[0] == '"' && b[len(b)-1] == '"' {
+		b = b[1 : len(b)-1]
+	}
+	for _, c := range b {
+		switch {
+		case '0' <= c && c <= '9', c == '+', c == '-', c == '.', c == 'e', c == 'E', c == ' ', c == '\t', c == '\n', c == '\r':
+		case c == '\\' || c >= 0x80 || c == '\v' || c == '\f':
+			return true // escapes, Unicode spaces: for the full reading to tell
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // Ptr returns a pointer to a copy of v, for the optional fields of
