@@ -53,6 +53,16 @@ func (w Warning) String() string {
 // and is answered as a Warning (its Value cut to 64 bytes, not redacted);
 // only JSON that is not well formed, or not of v's shape, is an error.
 // Webhook receivers and stores of Raw documents use it.
+//
+// The forms taken, by client calls too: a boolean is true or false, the
+// number 1 or 0 in any JSON form (1.0, 1e0), or a string "true", "t",
+// "yes", "y", "on", "1", "false", "f", "no", "n", "off" or "0", in any case,
+// spaces around; an integer is a JSON number, or a string holding one
+// with spaces around or a leading '+' (" 12 ", "+5"), with a fraction or an
+// exponent only when the number is whole ("1.0", "1e3"), read exactly
+// however large; a float or a Decimal is any finite number, so written;
+// text is a string, or a number or boolean as written; null, and "" or
+// spaces where text is not due, are absent (the zero value).
 func Decode(data []byte, v any) ([]Warning, error) {
 	if rv := reflect.ValueOf(v); rv.Kind() != reflect.Pointer || rv.IsNil() {
 		return nil, &ArgumentError{Name: "v", Reason: "must be a non-nil pointer"}

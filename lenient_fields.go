@@ -186,9 +186,10 @@ func parseBool(data []byte) (bool, bool) {
 	return false, false
 }
 
-// parseInt reads a whole number of bits bits: a JSON number, or a string
-// holding one, with a zero fraction or an exponent if it is whole (12.0,
-// 1e3); null and "" are 0.
+// parseInt reads a whole number of bits bits: a JSON number, or a JSON
+// string holding one with spaces around it or a leading '+'; a fraction of
+// zeros or an exponent is taken when the number is whole (12.0, 1e3,
+// 1.5e1), read exactly whatever its size; null and "" are 0.
 func parseInt(data []byte, bits int) (int64, bool) {
 	if !numeric(data) && string(data) != "null" {
 		return 0, false
@@ -209,12 +210,58 @@ func parseInt(data []byte, bits int) (int64, bool) {
 	if n, err := strconv.ParseInt(s, 10, bits); err == nil {
 		return n, true
 	}
-	f, err := strconv.ParseFloat(s, 64)
-	limit := math.Ldexp(1, bits-1)
-	if err != nil || f != math.Trunc(f) || f < -limit || f >= limit || strings.ContainsAny(s, "xXnN_") {
+	return wholeNumber(s, bits)
+}
+
+// wholeNumber reads s, a decimal number with a fraction or an exponent
+// (-1.20e3), exactly: digit by digit, never through a float64, which
+// would round an ID above 2^53. It answers false for a number that is not
+// whole or does not fit in bits bits.
+func wholeNumber(s string, bits int) (int64, bool) {
+	sign := ""
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		sign, s = s[:1], s[1:]
+	}
+	exp := 0
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		e, err := strconv.Atoi(s[i+1:])
+		if err != nil {
+			return 0, false
+		}
+		exp, s = e, s[:i]
+	}
+	whole, frac, _ := strings.Cut(s, ".")
+	if whole+frac == "" || !allDigits(whole) || !allDigits(frac) {
 		return 0, false
 	}
-	return int64(f), true
+	digits := strings.TrimLeft(whole+frac, "0")
+	if digits == "" {
+		return 0, true
+	}
+	// digits × 10^(exp-len(frac)): drop the trailing zeros a negative
+	// power takes away, then add the zeros a positive one adds.
+	if exp < -1<<20 || exp > 1<<20 {
+		return 0, false
+	}
+	exp -= len(frac)
+	for exp < 0 && strings.HasSuffix(digits, "0") {
+		digits, exp = digits[:len(digits)-1], exp+1
+	}
+	if exp < 0 || len(digits)+exp > 19 {
+		return 0, false // a fraction, or beyond any int64
+	}
+	n, err := strconv.ParseInt(sign+digits+strings.Repeat("0", exp), 10, bits)
+	return n, err == nil
+}
+
+// allDigits tells whether s holds digits only.
+func allDigits(s string) bool {
+	for _, c := range []byte(s) {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // parseFloat reads a number: a JSON number, or a string holding a finite
