@@ -301,6 +301,10 @@ func (d *lenient) value(data []byte, v reflect.Value, at path) bool {
 		}
 	case reflect.Slice:
 		switch {
+		case data[0] == '"' && v.Type().Elem().Kind() == reflect.Uint8:
+			if json.Unmarshal(data, v.Addr().Interface()) == nil { // base64, as encoding/json writes bytes
+				return true
+			}
 		case data[0] == '[':
 			parts := jsonscan.Elements(data)
 			s := reflect.MakeSlice(v.Type(), len(parts), len(parts))
@@ -365,6 +369,26 @@ func (d *lenient) value(data []byte, v reflect.Value, at path) bool {
 	return d.warn(data, v, at)
 }
 
+// fieldByIndex returns the field of the struct v at index, allocating the
+// embedded structs it is promoted from through nil pointers, as
+// encoding/json does; false when one is a pointer to an unexported type,
+// which cannot be set.
+func fieldByIndex(v reflect.Value, index []int) (reflect.Value, bool) {
+	for i, x := range index {
+		if i > 0 && v.Kind() == reflect.Pointer {
+			if v.IsNil() {
+				if !v.CanSet() {
+					return reflect.Value{}, false
+				}
+				v.Set(reflect.New(v.Type().Elem()))
+			}
+			v = v.Elem()
+		}
+		v = v.Field(x)
+	}
+	return v, true
+}
+
 // warn leaves v zero and records that data, at at, fits no form of v's
 // type. It returns false, for value to return.
 func (d *lenient) warn(data []byte, v reflect.Value, at path) bool {
@@ -387,7 +411,12 @@ func (d *lenient) object(data []byte, v reflect.Value, at path) {
 	object := at.String()
 	jsonscan.Members(data, func(name, member []byte) bool {
 		if f, ok := table.find(name); ok {
-			d.value(member, v.FieldByIndex(f.index), path{parent: object, member: f.name})
+			at := path{parent: object, member: f.name}
+			if field, ok := fieldByIndex(v, f.index); ok {
+				d.value(member, field, at)
+			} else {
+				d.warn(member, reflect.New(v.Type().FieldByIndex(f.index).Type).Elem(), at)
+			}
 		}
 		return true
 	})

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"math"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -63,7 +64,7 @@ func (d *lenient) table(t reflect.Type) *fieldTable {
 		return ft
 	}
 	ft := &fieldTable{exact: map[string]jsonField{}}
-	collectFields(t, nil, ft)
+	collectFields(t, nil, ft, nil)
 	d.tables[t] = ft
 	return ft
 }
@@ -71,8 +72,13 @@ func (d *lenient) table(t reflect.Type) *fieldTable {
 // collectFields adds the fields of t, whose index in the outer struct is
 // index, to ft as encoding/json names them: the tag's name, else the Go
 // name; "-" and unexported fields skipped; the fields of an untagged
-// embedded struct promoted, after (so behind) the outer ones.
-func collectFields(t reflect.Type, index []int, ft *fieldTable) {
+// embedded struct, or pointer to one, promoted, after (so behind) the
+// outer ones.
+func collectFields(t reflect.Type, index []int, ft *fieldTable, outer []reflect.Type) {
+	if slices.Contains(outer, t) {
+		return // embedded in itself, through a pointer
+	}
+	outer = append(outer, t)
 	var embedded []reflect.StructField
 	for i := range t.NumField() {
 		f := t.Field(i)
@@ -81,7 +87,7 @@ func collectFields(t reflect.Type, index []int, ft *fieldTable) {
 			continue
 		}
 		name, _, _ := strings.Cut(tag, ",")
-		if f.Anonymous && name == "" && f.Type.Kind() == reflect.Struct {
+		if t := f.Type; f.Anonymous && name == "" && (t.Kind() == reflect.Struct || t.Kind() == reflect.Pointer && t.Elem().Kind() == reflect.Struct) {
 			embedded = append(embedded, f)
 			continue
 		}
@@ -97,7 +103,11 @@ func collectFields(t reflect.Type, index []int, ft *fieldTable) {
 		}
 	}
 	for _, f := range embedded {
-		collectFields(f.Type, append(append([]int(nil), index...), f.Index...), ft)
+		t := f.Type
+		if t.Kind() == reflect.Pointer {
+			t = t.Elem()
+		}
+		collectFields(t, append(append([]int(nil), index...), f.Index...), ft, outer)
 	}
 }
 
@@ -129,6 +139,9 @@ func want(t reflect.Type) string {
 	case reflect.Struct, reflect.Map:
 		return "object"
 	case reflect.Slice, reflect.Array:
+		if t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8 {
+			return "base64 text"
+		}
 		return "list"
 	case reflect.Pointer:
 		return want(t.Elem())
