@@ -103,6 +103,7 @@ func hostileAnswers() []hostile {
 		// The lenient path: every value fits no form (a warning each), or
 		// one value in each record needs a form json.Unmarshal refuses.
 		{"a page of 49,500 values that fit no form", listJobs, "jobs", warningPage(990, strings.Repeat("x", 60)), false, true},
+		{"a page of 49,500 escaped values that fit no form", listJobs, "jobs", warningPage(990, `\u0041`+strings.Repeat("x", 52)), false, true},
 		{"a search of 4 Users of 1 MB", search, "search", hugeRecords(`{"users":[`, `{"id":1,"first_name":"%s"}`, `]}`), false, true},
 		{"a search of 4 Users of 1 MB, leniently", search, "search",
 			hugeRecords(`{"users":[`, `{"id":1,"suspended":"no","first_name":"%s"}`, `]}`), false, true},

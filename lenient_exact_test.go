@@ -48,6 +48,10 @@ func TestLenientIntegersAreExact(t *testing.T) {
 		{`"1_000"`, 0, false},
 		{`"null"`, 0, false},
 		{`true`, 0, false},
+		{`"\u0031\u0032"`, 12, true},
+		{`"\u2003 12\t"`, 12, true},
+		{`"\u0031x"`, 0, false},
+		{`"\u0078"`, 0, false},
 	} {
 		doc := fmt.Sprintf(`{"id":1,"state":"filled","job_request_id":%s}`, tc.json)
 		var j workforce.Job
