@@ -177,18 +177,35 @@ type path struct {
 	elem   bool
 }
 
-// String writes p, such as "worker.user_badges[0].badge_id".
+// String writes p, such as "worker.user_badges[0].badge_id", cut to
+// maxPath bytes and marked "…" where it was cut: a member name may be as
+// long as the answer, and each path below it would repeat it.
 func (p path) String() string {
+	if len(p.parent) > maxPath {
+		return p.parent // already cut
+	}
+	member := p.member[:min(len(p.member), maxPath)]
+	var s string
 	switch {
 	case p.elem:
-		return p.parent + "[" + strconv.Itoa(p.index) + "]"
+		s = p.parent + "[" + strconv.Itoa(p.index) + "]"
 	case p.parent == "":
-		return p.member
-	case p.member == "":
-		return p.parent
+		s = member
+	case member == "":
+		s = p.parent
+	default:
+		s = p.parent + "." + member
 	}
-	return p.parent + "." + p.member
+	if len(s) > maxPath || len(member) < len(p.member) {
+		s = strings.ToValidUTF8(s[:min(len(s), maxPath)], "") + "…"
+	}
+	return s
 }
+
+// maxPath bounds the paths of Warning.Field, before the client redacts
+// them: longer than any key or token, so that none is cut before it is
+// recognized.
+const maxPath = maxWarningValue
 
 // to returns the path of p's member name.
 func (p path) to(name string) path { return path{parent: p.String(), member: name} }
