@@ -22,7 +22,7 @@ func (c *Client) read(cs *callState, hr *http.Response, err error, key string, o
 		hr.Body.Close()
 		hr.Body = http.NoBody
 	}()
-	resp := newResponse(hr, c.requestID(hr.Header))
+	resp := newResponse(hr, cs.requestID(hr.Header))
 	switch {
 	case hr.StatusCode >= 300 && hr.StatusCode <= 399:
 		return resp, c.redirectError(cs, hr)
@@ -45,9 +45,9 @@ func (c *Client) read(cs *callState, hr *http.Response, err error, key string, o
 		err = fmt.Errorf("the answer is larger than %d bytes", cs.limits.body)
 	}
 	if err == nil {
-		var warnings []Warning
-		warnings, err = decodeEnvelope(a.data, key, out)
-		resp.Warnings = c.reportWarnings(cs, warnings)
+		var w warnings
+		w, err = decodeEnvelope(a.data, key, out, MaxWarnings)
+		resp.Warnings, resp.MoreWarnings = c.reportWarnings(cs, w), w.more
 	}
 	if err != nil {
 		return resp, decodeError(cs, err)

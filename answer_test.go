@@ -100,7 +100,68 @@ func hostileAnswers() []hostile {
 		{"a page of 50 Jobs of 80 KiB notes", listJobs, "jobs",
 			[]byte(`{"jobs":[` + strings.Repeat(`{"id":1,"requestor_notes":"`+strings.Repeat("x", 80<<10)+`"},`, 49) +
 				`{"id":1,"requestor_notes":"` + strings.Repeat("x", 80<<10) + `"}]}`), false, true},
+		// The lenient path: every value fits no form (a warning each), or
+		// one value in each record needs a form json.Unmarshal refuses.
+		{"a page of 49,500 values that fit no form", listJobs, "jobs", warningPage(990, strings.Repeat("x", 60)), false, true},
+		{"a page of 49,500 escaped values that fit no form", listJobs, "jobs", warningPage(990, `\u0041`+strings.Repeat("x", 52)), false, true},
+		{"a raw answer of 2,000 objects under a 1 MB member name, leniently", rawNested, "anything", longNamedObjects(2000), false, true},
+		{"a search of 4 Users of 1 MB", search, "search", hugeRecords(`{"users":[`, `{"id":1,"first_name":"%s"}`, `]}`), false, true},
+		{"a search of 4 Users of 1 MB, leniently", search, "search",
+			hugeRecords(`{"users":[`, `{"id":1,"suspended":"no","first_name":"%s"}`, `]}`), false, true},
+		{"4 rankings of Workers of 1 MB", rankings, "job_requests/1/rankings",
+			hugeRecords(`{"rankings":[`, `{"rank":1,"worker":{"id":1,"first_name":"%s"}}`, `]}`), false, true},
+		{"4 rankings of Workers of 1 MB, leniently", rankings, "job_requests/1/rankings",
+			hugeRecords(`{"rankings":[`, `{"rank":"1","worker":{"id":1,"suspended":"no","first_name":"%s"}}`, `]}`), false, true},
 	}
+}
+
+// warningPage answers a page of 50 Jobs, each holding perJob members
+// "hours_worked" whose value fits no form of a decimal.
+func warningPage(perJob int, value string) []byte {
+	var b bytes.Buffer
+	b.WriteString(`{"jobs":[`)
+	for i := range 50 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"id":%d`, 1000-i)
+		for range perJob {
+			b.WriteString(`,"hours_worked":"` + value + `"`)
+		}
+		b.WriteByte('}')
+	}
+	b.WriteString(`]}`)
+	return b.Bytes()
+}
+
+// hugeRecords answers prefix, four records of item each with its %s a
+// name of 1 MB, and suffix: the largest strings a list answer may hold.
+func hugeRecords(prefix, item, suffix string) []byte {
+	record := fmt.Sprintf(item, strings.Repeat("a", 1_000_000))
+	return []byte(prefix + strings.Repeat(record+",", 3) + record + suffix)
+}
+
+// rawNested reads an answer through Client.Do into maps of maps, which
+// the lenient path decodes when a value does not fit.
+func rawNested(c *workforce.Client) error {
+	var m map[string]map[string]map[string]int
+	resp, err := c.Do(context.Background(), &workforce.RawRequest{Method: http.MethodGet, Path: "anything"}, &m)
+	if err == nil && len(resp.Warnings) == 0 {
+		return errors.New("no warning")
+	}
+	return err
+}
+
+// longNamedObjects answers a member of a 1 MB name holding n objects, one
+// with a value that fits no form.
+func longNamedObjects(n int) []byte {
+	var b bytes.Buffer
+	b.WriteString(`{"` + strings.Repeat("k", 1_000_000) + `":{"bad":{"x":"many"}`)
+	for i := range n {
+		fmt.Fprintf(&b, `,"o%d":{}`, i)
+	}
+	b.WriteString(`}}`)
+	return b.Bytes()
 }
 
 // rawMap reads an answer through Client.Do into a map, which costs an

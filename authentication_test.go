@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -408,4 +409,36 @@ func TestTokenInsideTheMarginIsStillUsed(t *testing.T) {
 	require.NoError(t, getJob42(c))
 	assert.EqualValues(t, 2, is.calls.Load())
 	assert.Equal(t, 1, strings.Count(logs.String(), "is the clock ahead"), logs.String())
+}
+
+// TestA401StormFetchesFewTokensAndHidesThemAll has a server answer 401 to
+// every call with every token (A3): the client renews a few times, not once
+// a call, and every token it fetched, each still valid, stays hidden when
+// the server later repeats it.
+func TestA401StormFetchesFewTokensAndHidesThemAll(t *testing.T) {
+	t.Parallel()
+	c, m := newMock(t, workforce.WithRetry(0, 0, 0))
+	rt := newRandomTokens(m, epoch)
+	workforce.SetClockForTest(c, rt.clock) // no renewal's wait passes, however slow the machine
+	var echo atomic.Pointer[string]
+	m.RegisterResponder(http.MethodGet, mockBase+"/api_v2/jobs/1", func(*http.Request) (*http.Response, error) {
+		if e := echo.Load(); e != nil {
+			return httpmock.NewStringResponse(404, `{"error":"no job; your session `+*e+` is still open"}`), nil
+		}
+		return httpmock.NewStringResponse(401, `{"error":"unauthorized"}`), nil
+	})
+	for range 100 {
+		_, _, err := c.Jobs.Get(context.Background(), 1)
+		require.ErrorIs(t, err, workforce.ErrUnauthorized)
+	}
+	rt.mu.Lock()
+	issued := slices.Clone(rt.issued)
+	rt.mu.Unlock()
+	assert.Len(t, issued, 3, "the first token and two renewals; then a 401 renews after a wait")
+	for _, tok := range issued {
+		echo.Store(&tok)
+		_, _, err := c.Jobs.Get(context.Background(), 1)
+		require.ErrorIs(t, err, workforce.ErrNotFound)
+		assert.NotContains(t, err.Error(), tok[4:12])
+	}
 }

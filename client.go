@@ -8,7 +8,9 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 	"unicode"
 
@@ -149,9 +151,7 @@ func New(apiKey, secretKey string, opts ...Option) (*Client, error) {
 			c.tokens.Set(auth.Token{Value: s.token})
 		}
 	}
-	c.redactor = &redact.Redactor{Secrets: func() []string {
-		return append([]string{apiKey, secretKey, s.token}, c.tokens.Secrets()...)
-	}}
+	c.redactor = &redact.Redactor{Secrets: secretsOf(c.tokens, apiKey, secretKey, s.token)}
 	if c.logger != nil {
 		c.logger = slog.New(c.redactor.Handler(c.logger.Handler()))
 	}
@@ -254,4 +254,22 @@ func isLoopback(host string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
+}
+
+// secretsOf returns the function that answers the secrets a Client hides:
+// its keys, and the tokens it holds or held. The same slice is answered
+// while the tokens are the same, so that the redactor knows the set
+// without comparing it.
+func secretsOf(tokens *auth.Source, keys ...string) func() []string {
+	type set struct{ tokens, all []string }
+	var last atomic.Pointer[set]
+	return func() []string {
+		toks := tokens.Secrets()
+		if l := last.Load(); l != nil && len(l.tokens) == len(toks) && (len(toks) == 0 || &l.tokens[0] == &toks[0]) {
+			return l.all
+		}
+		all := append(slices.Clip(keys), toks...)
+		last.Store(&set{toks, all})
+		return all
+	}
 }

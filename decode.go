@@ -16,6 +16,10 @@ type document interface{ setRaw(json.RawMessage) }
 
 var documentType = reflect.TypeFor[document]()
 
+// A container is a document holding records of their own (a
+// SearchResult): keepRecords hands each its part of the container's Raw.
+type container interface{ keepRecords() error }
+
 // A finisher completes a resource once it is decoded: IDs the API sends
 // only inside an embedded object (a Job's worker.id) fill the field that
 // names them.
@@ -31,32 +35,33 @@ type finisher interface{ finish() }
 // The answer is decoded by json.Unmarshal, the fast path. When a value
 // fits no field's Go type, it is decoded again record by record, leniently
 // (see decodeLenient): a value that fits no form of its field leaves the
-// field zero and is answered as a Warning, never failing the answer.
-func decodeEnvelope(data []byte, key string, out any) ([]Warning, error) {
+// field zero and is answered as a Warning, never failing the answer; the
+// first most are kept (all of them when most is 0), the rest counted.
+func decodeEnvelope(data []byte, key string, out any, most int) (warnings, error) {
 	unwrapped := false
 	if key != "" {
 		data, unwrapped = unwrap(data, key)
 	}
-	var warnings []Warning
+	var w warnings
 	if err := json.Unmarshal(data, out); err != nil {
 		var syntax *json.SyntaxError
 		if errors.As(err, &syntax) {
-			return nil, err
+			return w, err
 		}
 		var lenientErr error
-		if warnings, lenientErr = decodeLenient(data, out); lenientErr == errShape {
-			return nil, err
+		if w, lenientErr = decodeLenient(data, out, most); lenientErr == errShape {
+			return warnings{}, err
 		} else if lenientErr != nil {
-			return nil, lenientErr
+			return warnings{}, lenientErr
 		}
 	}
 	if key != "" && !unwrapped {
 		// An unwrapped answer must be the resource: one with an ID has it.
 		if r, ok := reflect.ValueOf(out).Elem().Interface().(listed); ok && r != nil && !reflect.ValueOf(r).IsNil() && r.listID() == 0 {
-			return nil, fmt.Errorf("the answer holds no %q and is not one", key)
+			return warnings{}, fmt.Errorf("the answer holds no %q and is not one", key)
 		}
 	}
-	return warnings, keepDocuments(reflect.ValueOf(out).Elem(), bytes.TrimSpace(data))
+	return w, keepDocuments(reflect.ValueOf(out).Elem(), bytes.TrimSpace(data))
 }
 
 // unwrap returns the value under key when data is an envelope, else data.
@@ -83,21 +88,31 @@ func unwrap(data []byte, key string) ([]byte, bool) {
 	return v, true
 }
 
-// keepDocuments hands each resource in v a copy of its part of data, in an
-// allocation of its own: a resource the caller keeps keeps its own document
-// alive, not the whole body it came in (a Job kept from a page of 50 would
-// otherwise hold the page's 100 KB).
+// keepDocuments hands each resource in v (a resource, a pointer to one, or
+// a list of either) a copy of its part of data, in an allocation of its
+// own: a resource the caller keeps keeps its own document alive, not the
+// whole body it came in (a Job kept from a page of 50 would otherwise hold
+// the page's 100 KB).
 func keepDocuments(v reflect.Value, data []byte) error {
 	switch {
-	case v.Type().Implements(documentType):
+	case isDocument(v.Type()):
 		if v.Kind() == reflect.Pointer && v.IsNil() {
 			return errors.New("null where a resource is due")
+		}
+		if v.Kind() != reflect.Pointer {
+			if !v.CanAddr() {
+				return nil
+			}
+			v = v.Addr()
 		}
 		v.Interface().(document).setRaw(bytes.Clone(data))
 		if f, ok := v.Interface().(finisher); ok {
 			f.finish()
 		}
-	case v.Kind() == reflect.Slice && v.Type().Elem().Implements(documentType):
+		if c, ok := v.Interface().(container); ok {
+			return c.keepRecords()
+		}
+	case v.Kind() == reflect.Slice && isDocument(v.Type().Elem()):
 		parts := jsonscan.Elements(data)
 		if len(parts) != v.Len() {
 			return nil // null, or a shape the scan does not follow: nothing to hand out
@@ -109,4 +124,56 @@ func keepDocuments(v reflect.Value, data []byte) error {
 		}
 	}
 	return nil
+}
+
+// isDocument tells whether values of t, or pointers to them, are
+// documents: *Job and Job alike.
+func isDocument(t reflect.Type) bool {
+	return t.Implements(documentType) || (t.Kind() != reflect.Pointer && reflect.PointerTo(t).Implements(documentType))
+}
+
+// envelopes are the keys the API wraps each kind of record in: one
+// record, and a list of them.
+var envelopes = map[reflect.Type][2]string{
+	reflect.TypeFor[Job]():                {"job", "jobs"},
+	reflect.TypeFor[JobRequest]():         {"job_request", "job_requests"},
+	reflect.TypeFor[MultiDayJobRequest](): {"multi_day_job_request", "multi_day_job_requests"},
+	reflect.TypeFor[Badge]():              {"badge", "badges"},
+	reflect.TypeFor[Customer]():           {"customer", "customers"},
+	reflect.TypeFor[User]():               {"user", "users"},
+	reflect.TypeFor[Message]():            {"message", "messages"},
+	reflect.TypeFor[Ranking]():            {"", "rankings"},
+	reflect.TypeFor[TrackingPoint]():      {"", "tracking"},
+	reflect.TypeFor[Info]():               {"info", ""},
+	reflect.TypeFor[TimesheetImport]():    {"timesheet_import", ""},
+	reflect.TypeFor[SearchResult]():       {"search", ""},
+}
+
+// envelopeOf returns the key the API wraps a value of t in, such as "job"
+// for a Job and "jobs" for a list of them, or "".
+func envelopeOf(t reflect.Type) string {
+	list := 0
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() == reflect.Slice {
+		list, t = 1, t.Elem()
+		for t.Kind() == reflect.Pointer {
+			t = t.Elem()
+		}
+	}
+	return envelopes[t][list]
+}
+
+// lastMember returns the value of the last member of the object data named
+// key, as encoding/json decodes duplicates, as a part of data.
+func lastMember(data []byte, key string) ([]byte, bool) {
+	var found []byte
+	jsonscan.Members(data, func(name, value []byte) bool {
+		if string(name) == key {
+			found = value
+		}
+		return true
+	})
+	return found, found != nil
 }

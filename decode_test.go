@@ -119,6 +119,6 @@ func TestKeptResourceKeepsOnlyItsDocument(t *testing.T) {
 
 // decodeErr decodes as decodeEnvelope does, answering its error alone.
 func decodeErr(data []byte, key string, out any) error {
-	_, err := decodeEnvelope(data, key, out)
+	_, err := decodeEnvelope(data, key, out, MaxWarnings)
 	return err
 }

@@ -21,14 +21,14 @@ import (
 // redirectError describes a 3xx answer to the call cs, naming the host of
 // its Location.
 func (c *Client) redirectError(cs *callState, hr *http.Response) *RedirectError {
-	e := &RedirectError{StatusCode: hr.StatusCode, Method: cs.method, Path: cs.path, RequestID: c.requestID(hr.Header),
+	e := &RedirectError{StatusCode: hr.StatusCode, Method: cs.method, Path: cs.path, RequestID: cs.requestID(hr.Header),
 		OutcomeUnknown: cs.outcomeUnknown()} // an attempt may have acted
 	if loc, err := url.Parse(hr.Header.Get("Location")); err == nil && hr.Header.Get("Location") != "" {
 		if hr.Request != nil && hr.Request.URL != nil {
 			loc = hr.Request.URL.ResolveReference(loc)
 		}
 		if loc.Host != "" {
-			e.Location = c.redactor.String(loc.Scheme + "://" + loc.Host)
+			e.Location = cs.redactor.String(loc.Scheme + "://" + loc.Host)
 		}
 	}
 	return e
@@ -132,7 +132,7 @@ func startedOf(err error) *time.Time {
 
 // apiError reads a non-2xx answer to the call cs into an *APIError.
 func (c *Client) apiError(cs *callState, hr *http.Response) *APIError {
-	e := &APIError{StatusCode: hr.StatusCode, Method: cs.method, Path: cs.path, RequestID: c.requestID(hr.Header),
+	e := &APIError{StatusCode: hr.StatusCode, Method: cs.method, Path: cs.path, RequestID: cs.requestID(hr.Header),
 		OutcomeUnknown: cs.outcomeUnknown()}
 	if wait, ok := c.policy.RetryAfter(hr); ok {
 		e.RetryAfter = wait
@@ -158,9 +158,7 @@ func (c *Client) apiError(cs *callState, hr *http.Response) *APIError {
 		if json.Unmarshal(doc.Errors, &fields) == nil {
 			e.FieldErrors = make(map[string][]string, len(fields))
 			for name, raw := range fields {
-				// A field's name is hidden only of keys and tokens: a password
-				// such as "password" must not take the name of its field.
-				e.FieldErrors[c.redactor.String(name)] = cleanAll(clean, stringsOf(raw))
+				e.FieldErrors[cs.fieldName(name)] = cleanAll(clean, stringsOf(raw))
 			}
 		} else {
 			e.Errors = cleanAll(clean, stringsOf(doc.Errors))
@@ -233,10 +231,57 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-// requestID returns the request ID a response carries, if any, with any secret a server echoed
-// in it redacted.
-func (c *Client) requestID(h http.Header) string {
-	return c.redactor.String(rawRequestID(h))
+// requestID returns the request ID an answer to the call carries, if
+// any, with any secret a server echoed in it redacted.
+func (cs *callState) requestID(h http.Header) string {
+	return cs.redactor.String(rawRequestID(h))
+}
+
+// fieldName returns the name of a field of a 422 to the call, its secrets
+// hidden, unless the name is one the call sent: a password such as
+// "password" must not take the name of its field.
+func (cs *callState) fieldName(name string) string {
+	clean := cs.redactor.String(name)
+	if clean != name && cs.sentMember(name) {
+		return name
+	}
+	return clean
+}
+
+// sentMember tells whether the JSON body the call sent has a member of
+// that name, at any depth.
+func (cs *callState) sentMember(name string) bool {
+	if cs.body == nil {
+		return false
+	}
+	body := cs.body()
+	defer body.Close()
+	dec := json.NewDecoder(io.LimitReader(body, maxOneBody))
+	var stack []bool // for each open value: whether it is an object
+	key := false     // whether the next token is a member's name
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return false
+		}
+		switch v := tok.(type) {
+		case json.Delim:
+			if v == '{' || v == '[' {
+				stack, key = append(stack, v == '{'), v == '{'
+				continue
+			}
+			stack = stack[:len(stack)-1]
+		case string:
+			if key {
+				if v == name {
+					return true
+				}
+				key = false
+				continue
+			}
+		}
+		key = len(stack) > 0 && stack[len(stack)-1] // a value ended: a name may follow
+	}
 }
 
 // rawRequestID reads the request ID header as the server sent it.

@@ -1,15 +1,11 @@
 package workforce
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"iter"
-	"reflect"
 	"time"
-
-	"github.com/workforce-marketplace/workforce-go/internal/jsonscan"
 )
 
 // JobRequestsService reads, posts, changes and cancels Job Requests: the
@@ -172,12 +168,19 @@ type Ranking struct {
 	Score    Decimal `json:"score"`
 	Worker   *User   `json:"worker"`
 
-	// Raw is the ranking's JSON document as received. The Worker keeps
-	// its own in Worker.Raw.
+	// Raw is the ranking's JSON document as received; Worker.Raw is its
+	// part of it.
 	Raw json.RawMessage `json:"-"`
 }
 
-func (r *Ranking) setRaw(b json.RawMessage) { r.Raw = b }
+// setRaw keeps b, and hands the Worker its part of it: one copy of the
+// ranking's JSON for both.
+func (r *Ranking) setRaw(b json.RawMessage) {
+	r.Raw = b
+	if r.Worker != nil {
+		r.Worker.Raw, _ = lastMember(b, "worker")
+	}
+}
 
 // finish fills WorkerID from the Worker when the API sends only that.
 func (r *Ranking) finish() {
@@ -186,39 +189,6 @@ func (r *Ranking) finish() {
 			r.WorkerID = r.Worker.ID
 		}
 		r.Worker.finish()
-	}
-}
-
-// plainRanking is a Ranking without its methods, for decoding its fields.
-type plainRanking Ranking
-
-// UnmarshalJSON decodes a ranking and hands its Worker the Worker's JSON.
-func (r *Ranking) UnmarshalJSON(b []byte) error {
-	doc := struct {
-		*plainRanking
-		Worker json.RawMessage `json:"worker"` // hides plainRanking.Worker
-	}{plainRanking: (*plainRanking)(r)}
-	if err := json.Unmarshal(b, &doc); err != nil {
-		return err
-	}
-	r.Worker = nil
-	if w := bytes.TrimSpace(doc.Worker); len(w) > 0 && string(w) != "null" {
-		r.Worker = &User{}
-		if err := json.Unmarshal(w, r.Worker); err != nil {
-			return err
-		}
-		r.Worker.Raw = w
-	}
-	return nil
-}
-
-// decodeLenient decodes a ranking field by field (see decodeLenient), and
-// hands its Worker the Worker's JSON.
-func (r *Ranking) decodeLenient(d *lenient, data []byte, at path) {
-	*r = Ranking{}
-	d.object(data, reflect.ValueOf((*plainRanking)(r)).Elem(), at)
-	if w, ok := jsonscan.Member(data, "worker"); ok && r.Worker != nil {
-		r.Worker.Raw = bytes.Clone(w)
 	}
 }
 

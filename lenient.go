@@ -44,25 +44,61 @@ func (w Warning) String() string {
 }
 
 // Decode decodes data, the JSON document of a resource as the API writes
-// it (a Job, a Job Request, a User, ...) or a JSON array of them, into v,
-// a non-nil pointer to the SDK's type for it (*Job, *[]*Job, ...), as the
-// client decodes answers: every scalar in any of its plausible forms, each
-// resource with its own document in Raw, IDs sent only in embedded objects
-// filled in. A value that fits no form of its field leaves the field zero
+// it (a Job, a Job Request, a User, ...) or a JSON array of them, bare or
+// in the envelope the API wraps it in ({"job": {...}}), into v, a non-nil
+// pointer to the SDK's type for it (*Job, **Job, *[]*Job, *[]Job, ...), as
+// the client decodes answers: every scalar in any of its plausible forms,
+// each resource with its own document in Raw, IDs sent only in embedded
+// objects filled in. A value that fits no form of its field leaves the field zero
 // and is answered as a Warning (its Value cut to 64 bytes, not redacted);
 // only JSON that is not well formed, or not of v's shape, is an error.
 // Webhook receivers and stores of Raw documents use it.
+//
+// The forms taken, by client calls too: a boolean is true or false, the
+// number 1 or 0 in any JSON form (1.0, 1e0), or a string "true", "t",
+// "yes", "y", "on", "1", "false", "f", "no", "n", "off" or "0", in any case,
+// spaces around; an integer is a JSON number, or a string holding one
+// with spaces around or a leading '+' (" 12 ", "+5"), with a fraction or an
+// exponent only when the number is whole ("1.0", "1e3"), read exactly
+// however large; a float or a Decimal is any finite number, so written;
+// text is a string, or a number or boolean as written; null, and "" or
+// spaces where text is not due, are absent (the zero value).
 func Decode(data []byte, v any) ([]Warning, error) {
 	if rv := reflect.ValueOf(v); rv.Kind() != reflect.Pointer || rv.IsNil() {
 		return nil, &ArgumentError{Name: "v", Reason: "must be a non-nil pointer"}
 	}
-	warnings, err := decodeEnvelope(data, "", v)
-	for i := range warnings {
-		if w := warnings[i].Value; len(w) > 64 {
-			warnings[i].Value = strings.ToValidUTF8(w[:64], "") + "…"
+	if key := envelopeOf(reflect.TypeOf(v).Elem()); key != "" {
+		data, _ = unwrap(data, key) // {"job": {...}} is a Job too
+	}
+	w, err := decodeEnvelope(data, "", v, 0)
+	if err == nil {
+		err = checkIsRecord(reflect.ValueOf(v).Elem(), data)
+	}
+	for i := range w.list {
+		if v := w.list[i].Value; len(v) > 64 {
+			w.list[i].Value = strings.ToValidUTF8(v[:64], "") + "…"
 		}
 	}
-	return warnings, err
+	return w.list, err
+}
+
+// checkIsRecord refuses a record decoded from a document that is not one:
+// a JSON object without an "id", such as another kind's envelope, which
+// would otherwise decode silently to an empty record.
+func checkIsRecord(v reflect.Value, data []byte) error {
+	if v.Kind() == reflect.Pointer {
+		if v.IsNil() {
+			return nil
+		}
+		v = v.Elem()
+	}
+	if !reflect.PointerTo(v.Type()).Implements(reflect.TypeFor[listed]()) {
+		return nil
+	}
+	if _, hasID := jsonscan.Member(data, "id"); hasID || recordID(v) != 0 {
+		return nil
+	}
+	return fmt.Errorf("the document is not a %s: it holds no \"id\"", v.Type().Name())
 }
 
 // maxWarningValue bounds the part of a value a Warning keeps before the
@@ -82,13 +118,13 @@ var errShape = errors.New("the answer does not have the shape of the result")
 // lenient.value) and leaving a value that fits none at its zero value,
 // with a Warning. A list element that is not an object, where a record is
 // due, is an error.
-func decodeLenient(data []byte, out any) ([]Warning, error) {
-	d := &lenient{tables: map[reflect.Type]*fieldTable{}}
+func decodeLenient(data []byte, out any, most int) (warnings, error) {
+	d := &lenient{tables: map[reflect.Type]*fieldTable{}, most: most}
 	v := reflect.ValueOf(out).Elem()
 	data = bytes.TrimSpace(data)
 	if v.Kind() == reflect.Slice && v.Type().Elem().Kind() != reflect.Uint8 {
 		if len(data) == 0 || data[0] != '[' {
-			return nil, errShape
+			return warnings{}, errShape
 		}
 		parts := jsonscan.Elements(data)
 		s := reflect.MakeSlice(v.Type(), len(parts), len(parts))
@@ -96,7 +132,7 @@ func decodeLenient(data []byte, out any) ([]Warning, error) {
 			d.index = i
 			d.record(part, s.Index(i), path{})
 			if d.err != nil {
-				return nil, fmt.Errorf("element %d: %w", i, d.err)
+				return warnings{}, fmt.Errorf("element %d: %w", i, d.err)
 			}
 		}
 		v.Set(s)
@@ -106,11 +142,19 @@ func decodeLenient(data []byte, out any) ([]Warning, error) {
 	return d.warnings, d.err
 }
 
+// warnings are the warnings of one decoding: the first ones, and how many
+// more there were.
+type warnings struct {
+	list []Warning
+	more int
+}
+
 // lenient is one lenient decoding: the field tables of the types it met,
 // and what it found.
 type lenient struct {
 	tables   map[reflect.Type]*fieldTable
-	warnings []Warning
+	warnings warnings
+	most     int   // the most warnings kept; 0 for all
 	index    int   // the place of the record being decoded in the answer's list
 	err      error // the first record that is not an object
 	// refused counts the records in a row json.Unmarshal refused; from
@@ -133,18 +177,35 @@ type path struct {
 	elem   bool
 }
 
-// String writes p, such as "worker.user_badges[0].badge_id".
+// String writes p, such as "worker.user_badges[0].badge_id", cut to
+// maxPath bytes and marked "…" where it was cut: a member name may be as
+// long as the answer, and each path below it would repeat it.
 func (p path) String() string {
+	if len(p.parent) > maxPath {
+		return p.parent // already cut
+	}
+	member := p.member[:min(len(p.member), maxPath)]
+	var s string
 	switch {
 	case p.elem:
-		return p.parent + "[" + strconv.Itoa(p.index) + "]"
+		s = p.parent + "[" + strconv.Itoa(p.index) + "]"
 	case p.parent == "":
-		return p.member
-	case p.member == "":
-		return p.parent
+		s = member
+	case member == "":
+		s = p.parent
+	default:
+		s = p.parent + "." + member
 	}
-	return p.parent + "." + p.member
+	if len(s) > maxPath || len(member) < len(p.member) {
+		s = strings.ToValidUTF8(s[:min(len(s), maxPath)], "") + "…"
+	}
+	return s
 }
+
+// maxPath bounds the paths of Warning.Field, before the client redacts
+// them: longer than any key or token, so that none is cut before it is
+// recognized.
+const maxPath = maxWarningValue
 
 // to returns the path of p's member name.
 func (p path) to(name string) path { return path{parent: p.String(), member: name} }
@@ -178,12 +239,12 @@ func (d *lenient) record(data []byte, v reflect.Value, at path) {
 		return
 	}
 	v.SetZero()
-	before := len(d.warnings)
+	before := len(d.warnings.list)
 	d.value(data, v, at)
 	id := recordID(v)
-	for i := before; i < len(d.warnings); i++ {
-		if d.warnings[i].ID == 0 {
-			d.warnings[i].ID = id
+	for i := before; i < len(d.warnings.list); i++ {
+		if d.warnings.list[i].ID == 0 {
+			d.warnings.list[i].ID = id
 		}
 	}
 }
@@ -257,6 +318,10 @@ func (d *lenient) value(data []byte, v reflect.Value, at path) bool {
 		}
 	case reflect.Slice:
 		switch {
+		case data[0] == '"' && v.Type().Elem().Kind() == reflect.Uint8:
+			if json.Unmarshal(data, v.Addr().Interface()) == nil { // base64, as encoding/json writes bytes
+				return true
+			}
 		case data[0] == '[':
 			parts := jsonscan.Elements(data)
 			s := reflect.MakeSlice(v.Type(), len(parts), len(parts))
@@ -321,12 +386,36 @@ func (d *lenient) value(data []byte, v reflect.Value, at path) bool {
 	return d.warn(data, v, at)
 }
 
+// fieldByIndex returns the field of the struct v at index, allocating the
+// embedded structs it is promoted from through nil pointers, as
+// encoding/json does; false when one is a pointer to an unexported type,
+// which cannot be set.
+func fieldByIndex(v reflect.Value, index []int) (reflect.Value, bool) {
+	for i, x := range index {
+		if i > 0 && v.Kind() == reflect.Pointer {
+			if v.IsNil() {
+				if !v.CanSet() {
+					return reflect.Value{}, false
+				}
+				v.Set(reflect.New(v.Type().Elem()))
+			}
+			v = v.Elem()
+		}
+		v = v.Field(x)
+	}
+	return v, true
+}
+
 // warn leaves v zero and records that data, at at, fits no form of v's
 // type. It returns false, for value to return.
 func (d *lenient) warn(data []byte, v reflect.Value, at path) bool {
 	v.SetZero()
+	if d.most > 0 && len(d.warnings.list) >= d.most {
+		d.warnings.more++ // counted, not kept: nothing of it is allocated
+		return false
+	}
 	value := data[:min(len(data), maxWarningValue)]
-	d.warnings = append(d.warnings, Warning{Index: d.index, Field: at.String(), Value: string(value), Want: want(v.Type())})
+	d.warnings.list = append(d.warnings.list, Warning{Index: d.index, Field: at.String(), Value: string(value), Want: want(v.Type())})
 	return false
 }
 
@@ -339,7 +428,12 @@ func (d *lenient) object(data []byte, v reflect.Value, at path) {
 	object := at.String()
 	jsonscan.Members(data, func(name, member []byte) bool {
 		if f, ok := table.find(name); ok {
-			d.value(member, v.FieldByIndex(f.index), path{parent: object, member: f.name})
+			at := path{parent: object, member: f.name}
+			if field, ok := fieldByIndex(v, f.index); ok {
+				d.value(member, field, at)
+			} else {
+				d.warn(member, reflect.New(v.Type().FieldByIndex(f.index).Type).Elem(), at)
+			}
 		}
 		return true
 	})

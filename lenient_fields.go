@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"math"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -63,7 +64,7 @@ func (d *lenient) table(t reflect.Type) *fieldTable {
 		return ft
 	}
 	ft := &fieldTable{exact: map[string]jsonField{}}
-	collectFields(t, nil, ft)
+	collectFields(t, nil, ft, nil)
 	d.tables[t] = ft
 	return ft
 }
@@ -71,8 +72,13 @@ func (d *lenient) table(t reflect.Type) *fieldTable {
 // collectFields adds the fields of t, whose index in the outer struct is
 // index, to ft as encoding/json names them: the tag's name, else the Go
 // name; "-" and unexported fields skipped; the fields of an untagged
-// embedded struct promoted, after (so behind) the outer ones.
-func collectFields(t reflect.Type, index []int, ft *fieldTable) {
+// embedded struct, or pointer to one, promoted, after (so behind) the
+// outer ones.
+func collectFields(t reflect.Type, index []int, ft *fieldTable, outer []reflect.Type) {
+	if slices.Contains(outer, t) {
+		return // embedded in itself, through a pointer
+	}
+	outer = append(outer, t)
 	var embedded []reflect.StructField
 	for i := range t.NumField() {
 		f := t.Field(i)
@@ -81,7 +87,7 @@ func collectFields(t reflect.Type, index []int, ft *fieldTable) {
 			continue
 		}
 		name, _, _ := strings.Cut(tag, ",")
-		if f.Anonymous && name == "" && f.Type.Kind() == reflect.Struct {
+		if t := f.Type; f.Anonymous && name == "" && (t.Kind() == reflect.Struct || t.Kind() == reflect.Pointer && t.Elem().Kind() == reflect.Struct) {
 			embedded = append(embedded, f)
 			continue
 		}
@@ -97,7 +103,11 @@ func collectFields(t reflect.Type, index []int, ft *fieldTable) {
 		}
 	}
 	for _, f := range embedded {
-		collectFields(f.Type, append(append([]int(nil), index...), f.Index...), ft)
+		t := f.Type
+		if t.Kind() == reflect.Pointer {
+			t = t.Elem()
+		}
+		collectFields(t, append(append([]int(nil), index...), f.Index...), ft, outer)
 	}
 }
 
@@ -129,6 +139,9 @@ func want(t reflect.Type) string {
 	case reflect.Struct, reflect.Map:
 		return "object"
 	case reflect.Slice, reflect.Array:
+		if t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8 {
+			return "base64 text"
+		}
 		return "list"
 	case reflect.Pointer:
 		return want(t.Elem())
@@ -186,10 +199,14 @@ func parseBool(data []byte) (bool, bool) {
 	return false, false
 }
 
-// parseInt reads a whole number of bits bits: a JSON number, or a string
-// holding one, with a zero fraction or an exponent if it is whole (12.0,
-// 1e3); null and "" are 0.
+// parseInt reads a whole number of bits bits: a JSON number, or a JSON
+// string holding one with spaces around it or a leading '+'; a fraction of
+// zeros or an exponent is taken when the number is whole (12.0, 1e3,
+// 1.5e1), read exactly whatever its size; null and "" are 0.
 func parseInt(data []byte, bits int) (int64, bool) {
+	if !numeric(data) && string(data) != "null" {
+		return 0, false
+	}
 	s := string(data)
 	if t, ok := text(data); ok {
 		s = strings.TrimSpace(t)
@@ -206,17 +223,66 @@ func parseInt(data []byte, bits int) (int64, bool) {
 	if n, err := strconv.ParseInt(s, 10, bits); err == nil {
 		return n, true
 	}
-	f, err := strconv.ParseFloat(s, 64)
-	limit := math.Ldexp(1, bits-1)
-	if err != nil || f != math.Trunc(f) || f < -limit || f >= limit || strings.ContainsAny(s, "xXnN_") {
+	return wholeNumber(s, bits)
+}
+
+// wholeNumber reads s, a decimal number with a fraction or an exponent
+// (-1.20e3), exactly: digit by digit, never through a float64, which
+// would round an ID above 2^53. It answers false for a number that is not
+// whole or does not fit in bits bits.
+func wholeNumber(s string, bits int) (int64, bool) {
+	sign := ""
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		sign, s = s[:1], s[1:]
+	}
+	exp := 0
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		e, err := strconv.Atoi(s[i+1:])
+		if err != nil {
+			return 0, false
+		}
+		exp, s = e, s[:i]
+	}
+	whole, frac, _ := strings.Cut(s, ".")
+	if whole+frac == "" || !allDigits(whole) || !allDigits(frac) {
 		return 0, false
 	}
-	return int64(f), true
+	digits := strings.TrimLeft(whole+frac, "0")
+	if digits == "" {
+		return 0, true
+	}
+	// digits × 10^(exp-len(frac)): drop the trailing zeros a negative
+	// power takes away, then add the zeros a positive one adds.
+	if exp < -1<<20 || exp > 1<<20 {
+		return 0, false
+	}
+	exp -= len(frac)
+	for exp < 0 && strings.HasSuffix(digits, "0") {
+		digits, exp = digits[:len(digits)-1], exp+1
+	}
+	if exp < 0 || len(digits)+exp > 19 {
+		return 0, false // a fraction, or beyond any int64
+	}
+	n, err := strconv.ParseInt(sign+digits+strings.Repeat("0", exp), 10, bits)
+	return n, err == nil
+}
+
+// allDigits tells whether s holds digits only.
+func allDigits(s string) bool {
+	for _, c := range []byte(s) {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // parseFloat reads a number: a JSON number, or a string holding a finite
 // one; null and "" are 0.
 func parseFloat(data []byte) (float64, bool) {
+	if !numeric(data) && string(data) != "null" {
+		return 0, false
+	}
 	s := string(data)
 	if t, ok := text(data); ok {
 		s = strings.TrimSpace(t)

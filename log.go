@@ -53,24 +53,31 @@ func (c *Client) logRetry(cs *callState, reason string, wait time.Duration) {
 const maxLoggedWarnings = 10
 
 // reportWarnings readies the warnings of an answer to the call cs for the
-// caller: each value redacted of the call's secrets, then cut to 64 bytes.
-// It logs each (up to maxLoggedWarnings, then their number) at debug level.
-func (c *Client) reportWarnings(cs *callState, warnings []Warning) []Warning {
-	if len(warnings) == 0 {
+// caller: each field and value redacted of the call's secrets, all in one
+// pass, then each value cut to 64 bytes. It logs each (up to
+// maxLoggedWarnings, then their number) at debug level.
+func (c *Client) reportWarnings(cs *callState, found warnings) []Warning {
+	list := found.list
+	if len(list) == 0 {
 		return nil
 	}
-	for i := range warnings {
-		v := cs.redactor.String(warnings[i].Value)
+	texts := make([]string, 0, 2*len(list))
+	for _, w := range list {
+		texts = append(texts, w.Field, w.Value)
+	}
+	cs.redactor.Strings(texts)
+	for i := range list {
+		v := texts[2*i+1]
 		if len(v) > 64 {
 			v = strings.ToValidUTF8(v[:64], "") + "…"
 		}
-		warnings[i].Value = v
+		list[i].Field, list[i].Value = texts[2*i], v
 	}
 	if c.logger != nil {
-		for i, w := range warnings {
+		for i, w := range list {
 			if i == maxLoggedWarnings {
 				c.logger.LogAttrs(cs.ctx, slog.LevelDebug, "workforce: more values fit no form of their field",
-					slog.String("method", cs.method), slog.String("path", cs.path), slog.Int("more", len(warnings)-i))
+					slog.String("method", cs.method), slog.String("path", cs.path), slog.Int("more", len(list)-i+found.more))
 				break
 			}
 			c.logger.LogAttrs(cs.ctx, slog.LevelDebug, "workforce: a value fits no form of its field; the field is left zero",
@@ -78,7 +85,7 @@ func (c *Client) reportWarnings(cs *callState, warnings []Warning) []Warning {
 				slog.String("field", w.Field), slog.String("value", w.Value), slog.String("want", w.Want))
 		}
 	}
-	return warnings
+	return list
 }
 
 // logSkew warns, once, that a token arrived already within its renewal

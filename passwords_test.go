@@ -131,3 +131,44 @@ func TestPasswordNamedLikeItsFieldLeavesTheFieldName(t *testing.T) {
 	t.Logf("FieldErrors: %v; err: %v", apiErr.FieldErrors, err)
 	require.Contains(t, apiErr.FieldErrors, "password")
 }
+
+// TestPasswordStartsStayReadable sends a password that begins with a word
+// (C9): it is hidden whole wherever the server repeats it, but the word,
+// in the server's own message and field errors, stays readable.
+func TestPasswordStartsStayReadable(t *testing.T) {
+	t.Parallel()
+	const password = "Password2024"
+	_, c := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(422)
+		io.WriteString(w, `{"error":"Password must contain a symbol, not `+password+`","errors":{"password":["Password must contain a symbol"]}}`)
+	})
+	_, _, err := c.Users.Update(context.Background(), 5, &workforce.UserUpdate{Password: password, PasswordConfirmation: password})
+	var apiErr *workforce.APIError
+	require.ErrorAs(t, err, &apiErr)
+	assert.Equal(t, "Password must contain a symbol, not [REDACTED]", apiErr.Message)
+	assert.Equal(t, map[string][]string{"password": {"Password must contain a symbol"}}, apiErr.FieldErrors)
+	assert.NotContains(t, err.Error(), password)
+}
+
+// TestPasswordsAreHiddenInRequestIDsAndFieldNames has a server echo the
+// call's password in its request ID and as the name of a field (A4):
+// neither the error, the Response nor the log shows it.
+func TestPasswordsAreHiddenInRequestIDsAndFieldNames(t *testing.T) {
+	t.Parallel()
+	const password = "Correct-Horse-Battery-9"
+	var logs syncBuffer
+	_, c := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Request-Id", "req-"+password)
+		w.WriteHeader(422)
+		io.WriteString(w, `{"error":"invalid","errors":{"`+password+`":["is too common"]}}`)
+	}, workforce.WithLogger(slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
+	_, resp, err := c.Users.Update(context.Background(), 5, &workforce.UserUpdate{Password: password, PasswordConfirmation: password})
+	var apiErr *workforce.APIError
+	require.ErrorAs(t, err, &apiErr)
+	require.NotNil(t, resp)
+	for _, s := range []string{err.Error(), apiErr.RequestID, resp.RequestID, fmt.Sprint(apiErr.FieldErrors), logs.String()} {
+		assert.NotContains(t, s, password)
+		assert.NotContains(t, s, "Correct-Horse-Batt")
+	}
+	assert.Equal(t, "req-[REDACTED]", apiErr.RequestID)
+}

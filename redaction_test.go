@@ -482,3 +482,21 @@ func TestRequestIDsHideSecrets(t *testing.T) {
 		})
 	}
 }
+
+// TestEndsOfTokensAreHidden has a server name the token by its tail, as
+// some do ("token …<last 40 characters>"): the end of a key or a token 8
+// bytes or longer is hidden, as its start is.
+func TestEndsOfTokensAreHidden(t *testing.T) {
+	t.Parallel()
+	var logs syncBuffer
+	_, c := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(403)
+		fmt.Fprintf(w, `{"error":"token …%s may not read this job; key …%s"}`, tokenOf(r)[8:], testSecretKey[12:])
+	}, workforce.WithLogger(slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
+	_, _, err := c.Jobs.Get(context.Background(), 1)
+	require.ErrorIs(t, err, workforce.ErrForbidden)
+	assert.Contains(t, err.Error(), "token …[REDACTED] may not read this job")
+	for _, s := range []string{err.Error(), logs.String()} {
+		assert.NotContains(t, s, testToken[len(testToken)-8:])
+	}
+}

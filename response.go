@@ -18,9 +18,18 @@ type Response struct {
 
 	// Warnings lists the values of the answer that fit no form of their
 	// field: each field was left at its zero value, and its record kept
-	// with the value in its Raw. Empty when every value fit.
+	// with the value in its Raw. Empty when every value fit. It holds at
+	// most MaxWarnings; MoreWarnings counts those beyond.
 	Warnings []Warning
+
+	// MoreWarnings is the number of values that fit no form of their field
+	// beyond the MaxWarnings listed in Warnings.
+	MoreWarnings int
 }
+
+// MaxWarnings is the most warnings a Response lists: an answer whose every
+// value fits no form costs no more than one of a hundred such values.
+const MaxWarnings = 100
 
 // newResponse wraps hr. Its Request is replaced by a copy that cannot give
 // back what was sent: no body, no GetBody (a POST /authenticate body holds

@@ -1,7 +1,6 @@
 package workforce
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -17,7 +16,7 @@ import (
 type SearchService service
 
 // A SearchResult holds what one search found, at most 50 of each kind.
-// Every record carries its own JSON document in Raw.
+// Raw is the whole answer, and each record's Raw its part of it.
 type SearchResult struct {
 	Users       []*User       `json:"users"`
 	Customers   []*Customer   `json:"customers"`
@@ -30,65 +29,41 @@ type SearchResult struct {
 
 func (r *SearchResult) setRaw(b json.RawMessage) { r.Raw = b }
 
-// UnmarshalJSON decodes each kind's list, handing every record its own
-// JSON in Raw. A missing or null list is empty; a null record is an error.
-func (r *SearchResult) UnmarshalJSON(b []byte) error {
-	var lists struct {
-		Users       json.RawMessage `json:"users"`
-		Customers   json.RawMessage `json:"customers"`
-		JobRequests json.RawMessage `json:"job_requests"`
-		Badges      json.RawMessage `json:"badges"`
-	}
-	if err := json.Unmarshal(b, &lists); err != nil {
-		return err
-	}
-	var err error
-	if r.Users, err = decodeRecords[User]("users", lists.Users); err != nil {
-		return err
-	}
-	if r.Customers, err = decodeRecords[Customer]("customers", lists.Customers); err != nil {
-		return err
-	}
-	if r.JobRequests, err = decodeRecords[JobRequest]("job_requests", lists.JobRequests); err != nil {
-		return err
-	}
-	r.Badges, err = decodeRecords[Badge]("badges", lists.Badges)
-	return err
+// keepRecords hands each record its part of the result's Raw, one copy of
+// the answer for all: a null record is an error.
+func (r *SearchResult) keepRecords() error {
+	return firstError(keepRecords(r.Raw, "users", r.Users), keepRecords(r.Raw, "customers", r.Customers),
+		keepRecords(r.Raw, "job_requests", r.JobRequests), keepRecords(r.Raw, "badges", r.Badges))
 }
 
-// decodeRecords decodes a JSON array of records, each with its own JSON in
-// Raw; absent or null is an empty list.
-func decodeRecords[T any, PT interface {
-	*T
+// keepRecords hands each of records its part of the list under key in
+// data, and finishes it.
+func keepRecords[PT interface {
+	comparable
 	document
-}](key string, data json.RawMessage) ([]PT, error) {
-	if len(data) == 0 {
-		return nil, nil
-	}
-	var parts []json.RawMessage
-	if err := json.Unmarshal(data, &parts); err != nil {
-		return nil, fmt.Errorf("%s: %w", key, err)
-	}
-	records := make([]PT, len(parts))
-	for i, part := range parts {
-		if string(part) == "null" {
-			return nil, fmt.Errorf("%s: element %d: null where a resource is due", key, i)
+}](data []byte, key string, records []PT) error {
+	var zero PT
+	for i, rec := range records {
+		if rec == zero {
+			return fmt.Errorf("%s: element %d: null where a resource is due", key, i)
 		}
-		records[i] = new(T)
-		if err := json.Unmarshal(part, records[i]); err != nil {
-			return nil, fmt.Errorf("%s: element %d: %w", key, i, err)
-		}
-		records[i].setRaw(part)
-		if f, ok := any(records[i]).(finisher); ok {
+	}
+	list, _ := lastMember(data, key)
+	parts := jsonscan.Elements(list)
+	if len(parts) != len(records) {
+		return nil // a shape the scan does not follow: nothing to hand out
+	}
+	for i, rec := range records {
+		rec.setRaw(parts[i])
+		if f, ok := any(rec).(finisher); ok {
 			f.finish()
 		}
 	}
-	return records, nil
+	return nil
 }
 
 // decodeLenient decodes each kind's list record by record (see
-// decodeLenient), each record with its own JSON in Raw. A null record is
-// an error, as it is to UnmarshalJSON.
+// decodeLenient), so that each warning names its record.
 func (r *SearchResult) decodeLenient(d *lenient, data []byte, at path) {
 	*r = SearchResult{}
 	r.Users = lenientRecords[User](d, data, at, "users")
@@ -97,8 +72,8 @@ func (r *SearchResult) decodeLenient(d *lenient, data []byte, at path) {
 	r.Badges = lenientRecords[Badge](d, data, at, "badges")
 }
 
-// lenientRecords decodes the records of the list under key in data as
-// decodeRecords does, leniently.
+// lenientRecords decodes the records of the list under key in data,
+// leniently; a null record is left nil.
 func lenientRecords[T any, PT interface {
 	*T
 	document
@@ -115,15 +90,11 @@ func lenientRecords[T any, PT interface {
 	records := make([]PT, len(parts))
 	name := at.to(key).String()
 	for i, part := range parts {
-		if string(part) == "null" && d.err == nil {
-			d.err = fmt.Errorf("%s: element %d: null where a resource is due", key, i)
+		if string(part) == "null" {
+			continue // nil, which keepRecords refuses
 		}
 		records[i] = new(T)
 		d.record(part, reflect.ValueOf(records[i]).Elem(), path{parent: name, index: i, elem: true})
-		records[i].setRaw(bytes.Clone(part))
-		if f, ok := any(records[i]).(finisher); ok {
-			f.finish()
-		}
 	}
 	return records
 }

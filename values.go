@@ -82,6 +82,9 @@ func (d *Decimal) UnmarshalJSON(b []byte) error {
 		*d = Decimal{}
 		return nil
 	}
+	if !numeric(b) { // refused before anything is allocated but the error
+		return &valueError{format: "workforce: %.40q is not a decimal number", value: string(b)}
+	}
 	s, quoted, err := unquote(b)
 	if err != nil {
 		return err
@@ -123,6 +126,43 @@ func unquote(b []byte) (s string, quoted bool, err error) {
 	}
 	err = json.Unmarshal(b, &s)
 	return s, true, err
+}
+
+// numeric tells whether b, a JSON value, may hold a number: it is written
+// with the characters of numbers only (digits, signs, '.', 'e', 'E' and
+// spaces), or is a JSON string of them, plain or escaped (\u0031). It
+// rules out cheaply most of what fits no form of a number, which a hostile
+// answer may send by the thousand.
+func numeric(b []byte) bool {
+	if len(b) >= 2 && b[0] == '"' && b[len(b)-1] == '"' {
+		b = b[1 : len(b)-1]
+	}
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		if c == '\\' && i+1 < len(b) {
+			switch b[i+1] {
+			case 't', 'n', 'r', 'f':
+				c, i = ' ', i+1
+			case 'u':
+				if i+5 >= len(b) || string(b[i+2:i+4]) != "00" {
+					return len(b) > i+5 // a Unicode space, perhaps: for the full reading to tell
+				}
+				v, ok := unhex(string(b[i+4 : i+6]))
+				if !ok {
+					return false
+				}
+				c, i = v, i+5
+			}
+		}
+		switch {
+		case '0' <= c && c <= '9', c == '+', c == '-', c == '.', c == 'e', c == 'E', c == ' ', c == '\t', c == '\n', c == '\r':
+		case c >= 0x80 || c == '\v' || c == '\f':
+			return true // Unicode spaces: for the full reading to tell
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // Ptr returns a pointer to a copy of v, for the optional fields of

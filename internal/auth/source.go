@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -46,14 +47,36 @@ const (
 // request still in flight with it may get an answer that repeats it: it
 // stays among Secrets until skewGrace past its expiry (the local clock may
 // run ahead of the server's), or tokenLife past its retirement when its
-// expiry is unknown. At most maxRetired are kept, the oldest forgotten
-// first: a server that rejects every token can make the source fetch
-// without end.
+// expiry is unknown, and never less.
 const (
-	tokenLife  = 24 * time.Hour
-	skewGrace  = time.Hour
-	maxRetired = 64
+	tokenLife = 24 * time.Hour
+	skewGrace = time.Hour
 )
+
+// The renewals a 401 triggers are limited, so that a server that rejects
+// tokens cannot make the source fetch without end, nor hold tokens without
+// bound. A token that was never accepted (no answer other than 401 came
+// with it) and is rejected is renewed at once the first two times in a
+// row, then after a wait since the last renewal that doubles from a second
+// up to maxRenewWait: a server that rejects every token gets a fetch every
+// five minutes at most. A token that was accepted and then rejected is
+// renewed at once while fewer than maxHeld tokens are held: a server that
+// accepts each token once and then rejects it stops getting fetches at
+// maxHeld until the oldest expire. Until a renewal is allowed, a 401 is the
+// caller's answer.
+const (
+	maxRenewWait = 5 * time.Minute
+	maxHeld      = 4096
+)
+
+// renewWait returns how long after the last renewal the streak-th renewal
+// in a row of never-accepted tokens may happen.
+func renewWait(streak int) time.Duration {
+	if streak < 2 {
+		return 0
+	}
+	return min(time.Second<<min(streak-2, 16), maxRenewWait)
+}
 
 // fetchTimeout bounds one shared fetch, which runs detached from the
 // context of the caller that started it so that one caller giving up does
@@ -74,6 +97,12 @@ type Source struct {
 	mu       sync.Mutex
 	renewAt  time.Time // when the token is renewed; zero for never
 	skewSeen bool
+	// accepted is set once an answer other than 401 came with the current
+	// token. streak counts the renewals in a row of tokens rejected
+	// before they were accepted; renewed is when the last 401 renewal was.
+	accepted atomic.Bool
+	streak   int
+	renewed  time.Time
 	// vault holds the tokens. It is reached through a function, whose
 	// closure no reflection can enter, so that no printer of a value that
 	// holds the Source (go-spew, testify's diffs, go-cmp) shows them.
@@ -85,6 +114,10 @@ type vault struct {
 	tok      Token
 	inflight *call
 	retired  []retiredToken // tokens held before tok that may still be valid, oldest first
+	// secrets is what Secrets last returned, until the first of the
+	// retired tokens expires or the set changes (nil).
+	secrets    []string
+	secretsEnd time.Time
 }
 
 // newVault returns the function that reaches a new vault holding tok.
@@ -131,8 +164,9 @@ func (s *Source) store(tok Token, force bool) (left time.Duration, skewed bool) 
 	}
 	if s.v().tok.Value != tok.Value {
 		s.retire(s.v().tok)
+		s.accepted.Store(false)
 	}
-	s.v().tok, s.renewAt = tok, time.Time{}
+	s.v().tok, s.renewAt, s.v().secrets = tok, time.Time{}, nil
 	if tok.ExpiresAt.IsZero() {
 		return 0, false
 	}
@@ -180,19 +214,28 @@ func (s *Source) Current() string {
 // Secrets returns every token the source holds or has held that may still
 // be valid: the current one, and those it replaced or dropped before they
 // expired. The redactor hides them all, since a request sent with an
-// earlier token may still be answered with it.
+// earlier token may still be answered with it. The slice is shared: it is
+// returned again until the set changes, and must not be changed.
 func (s *Source) Secrets() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now, v := s.now(), s.v()
+	if v.secrets != nil && now.Before(v.secretsEnd) {
+		return v.secrets
+	}
 	v.retired = slices.DeleteFunc(v.retired, func(r retiredToken) bool { return !now.Before(r.until) })
 	out := make([]string, 0, len(v.retired)+1)
 	if v.tok.Value != "" {
 		out = append(out, v.tok.Value)
 	}
+	end := now.Add(tokenLife)
 	for _, r := range v.retired {
 		out = append(out, r.value)
+		if r.until.Before(end) {
+			end = r.until
+		}
 	}
+	v.secrets, v.secretsEnd = out, end
 	return out
 }
 
@@ -208,14 +251,12 @@ func (s *Source) retire(tok Token) {
 	}
 	until = until.Add(skewGrace)
 	v := s.v()
+	v.secrets = nil
 	if i := slices.IndexFunc(v.retired, func(r retiredToken) bool { return r.value == tok.Value }); i >= 0 {
 		if until.After(v.retired[i].until) {
 			v.retired[i].until = until
 		}
 		return
-	}
-	if len(v.retired) == maxRetired {
-		v.retired = slices.Delete(v.retired, 0, 1)
 	}
 	v.retired = append(v.retired, retiredToken{value: tok.Value, until: until})
 }
@@ -266,16 +307,51 @@ func (s *Source) Token(ctx context.Context) (string, error) {
 	}
 }
 
-// Invalidate drops the cached token if it is still stale, the value a
-// request was rejected with. A token renewed meanwhile by another caller is
-// kept, so that many rejections of one token cause one renewal.
-func (s *Source) Invalidate(stale string) {
+// Accepted records that an answer other than 401 came with tok: a token
+// the server took, whose rejection later is renewed at once.
+func (s *Source) Accepted(tok string) {
+	if s.fetch == nil || s.accepted.Load() {
+		return
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.fetch != nil && s.v().tok.Value == stale {
-		s.retire(s.v().tok) // a 401 may be spurious: it may still be valid
-		s.v().tok, s.renewAt = Token{}, time.Time{}
+	if s.v().tok.Value == tok {
+		s.accepted.Store(true)
+		s.streak = 0
 	}
+}
+
+// Invalidate drops the cached token if it is still stale, the value a
+// request was rejected with, so that the next request fetches another;
+// it reports whether a request may be sent again with a token other than
+// stale. A token renewed meanwhile by another caller is kept, so that many
+// rejections of one token cause one renewal. A renewal that the limits
+// above do not allow yet leaves stale in place and reports false: the 401
+// is the caller's answer.
+func (s *Source) Invalidate(stale string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	v := s.v()
+	switch {
+	case s.fetch == nil:
+		return false
+	case v.tok.Value != stale:
+		return true // renewed meanwhile
+	case s.accepted.Load():
+		if len(v.retired) >= maxHeld {
+			return false
+		}
+	default:
+		if s.streak > 0 && s.now().Before(s.renewed.Add(renewWait(s.streak))) {
+			return false
+		}
+		s.streak++
+	}
+	s.renewed = s.now()
+	s.retire(v.tok) // a 401 may be spurious: it may still be valid
+	v.tok, s.renewAt = Token{}, time.Time{}
+	s.accepted.Store(false)
+	return true
 }
 
 // fresh reports whether the cached token can still be used: until its

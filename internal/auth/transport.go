@@ -16,7 +16,8 @@ import (
 // /info) past it.
 //
 // When a request with a token answers 401 and the source can renew, the
-// transport renews the token once and replays the request once.
+// transport renews the token once and replays the request once, unless
+// the source's limits on renewals say not yet (see Source.Invalidate).
 type Transport struct {
 	Base   http.RoundTripper
 	Source *Source
@@ -35,10 +36,16 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, fetchError(req.Context(), err)
 	}
 	resp, err := t.send(req, tok, req.Body)
-	if err != nil || resp.StatusCode != http.StatusUnauthorized || !t.Source.CanRenew() {
+	if err != nil {
 		return resp, err
 	}
-	t.Source.Invalidate(tok) // rejected: the next request fetches a new one, replayed or not
+	if resp.StatusCode != http.StatusUnauthorized {
+		t.Source.Accepted(tok)
+		return resp, nil
+	}
+	if !t.Source.CanRenew() || !t.Source.Invalidate(tok) { // rejected: the next request fetches a new one, replayed or not
+		return resp, nil
+	}
 	body := io.ReadCloser(http.NoBody)
 	if req.Body != nil && req.Body != http.NoBody {
 		if req.GetBody == nil {
@@ -55,7 +62,10 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		body.Close()
 		return nil, fetchError(req.Context(), err)
 	}
-	return t.send(req, tok, body)
+	if resp, err = t.send(req, tok, body); err == nil && resp.StatusCode != http.StatusUnauthorized {
+		t.Source.Accepted(tok)
+	}
+	return resp, err
 }
 
 // send sends req with tok and body through the base transport, and hides

@@ -139,6 +139,23 @@ func TestTransportDoesNotLoopOn401(t *testing.T) {
 	assert.EqualValues(t, 2, fetches.Load())
 }
 
+// TestTransportDoesNotRenewWithoutEnd has a server answer 401 to every
+// token: many calls make a few fetches, not one each.
+func TestTransportDoesNotRenewWithoutEnd(t *testing.T) {
+	t.Parallel()
+	b := &base{answer: func(*http.Request) int { return http.StatusUnauthorized }}
+	var fetches atomic.Int64
+	src := NewSource(counting(&fetches))
+	now := time.Now()
+	src.SetClock(func() time.Time { return now }) // however slow the machine, no wait passes
+	rt := newTransport(b, src)
+	for range 100 {
+		resp := get(t, rt, context.Background(), "https://api.example.com/api_v2/jobs")
+		assert.Equal(t, http.StatusUnauthorized, resp.StatusCode)
+	}
+	assert.EqualValues(t, 3, fetches.Load(), "the first token, and two renewals")
+}
+
 func TestTransportDoesNotReplayWhatItCannot(t *testing.T) {
 	t.Parallel()
 	t.Run("static token", func(t *testing.T) {
