@@ -21,6 +21,7 @@ type settings struct {
 	token      string
 	window     int
 	timeouts   Timeouts
+	middleware []func(http.RoundTripper) http.RoundTripper
 
 	retryAfterUnit time.Duration
 }
@@ -44,7 +45,7 @@ func WithBaseURL(u string) Option { return func(s *settings) { s.baseURL = u } }
 // copied, never changed; the copy follows no redirect, whatever its
 // CheckRedirect says (a 3xx answer is a *RedirectError). Its Transport, if any, becomes the innermost one,
 // below the transport that adds the token: it sees the token in every URL,
-// so it must not log them. Its Timeout bounds each attempt, and each token
+// so it must not log them (WithMiddleware is the place to observe calls). Its Timeout bounds each attempt, and each token
 // fetch, not a whole call with its retries: use the context for that. Of
 // WithTimeouts, only BodyStall applies to its Transport; set the others on
 // it.

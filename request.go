@@ -17,6 +17,7 @@ import (
 //
 //	service method   describes the call as a request (resource.go)
 //	call, do         refuse bad arguments, start the call (callState), build the *http.Request
+//	middleware       the caller's (WithMiddleware), once a call, seeing no secret (middleware.go)
 //	send             the retry loop (retry.go): attempt, shouldRetry, wait
 //	c.http           per attempt: the token transport (renewal and replay on a 401),
 //	                 writeTracer (outcome.go), stallGuard, the caller's or the default transport
@@ -87,7 +88,12 @@ func (c *Client) do(ctx context.Context, r request, out any) (*Response, error) 
 	if r.stream != nil {
 		defer r.stream.close()
 	}
-	hr, err := c.send(cs, req)
+	var hr *http.Response
+	if c.middleware != nil && !(r.method == http.MethodPost && r.path == authentication.path) { // its body holds the keys, its answer the token
+		hr, err = c.viaMiddleware(cs, req, r.stream == nil && len(r.secrets) == 0)
+	} else {
+		hr, err = c.exchange(cs, req)
+	}
 	resp, err := c.read(cs, hr, err, r.key, out)
 	if r.page != nil {
 		resp.setNextPage(*r.page, reflect.ValueOf(out).Elem().Len())

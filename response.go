@@ -1,8 +1,15 @@
 package workforce
 
-import "net/http"
+import (
+	"fmt"
+	"net/http"
+)
 
 // Response is the HTTP response of a call, its body already read and closed.
+// Every secret a server echoed in its status or headers (a request ID, a
+// Location, a cookie) is masked, its Request holds neither body nor token,
+// and it prints (any verb) its request, status, request ID, NextPage and
+// the number of warnings.
 type Response struct {
 	*http.Response
 
@@ -39,6 +46,19 @@ func newResponse(hr *http.Response, requestID string) *Response {
 		hr.Request = clean
 	}
 	return &Response{Response: hr, RequestID: requestID}
+}
+
+// Format prints the call and what answered it, such as
+// workforce.Response{GET /api_v2/jobs?per=50: 200 OK RequestID:"r-1" NextPage:2 Warnings:0}.
+func (r Response) Format(f fmt.State, _ rune) {
+	fmt.Fprint(f, "workforce.Response{")
+	if hr := r.Response; hr != nil {
+		if req := hr.Request; req != nil && req.URL != nil {
+			fmt.Fprintf(f, "%s %s: ", req.Method, req.URL.RequestURI())
+		}
+		fmt.Fprint(f, hr.Status)
+	}
+	fmt.Fprintf(f, " RequestID:%q NextPage:%d Warnings:%d}", r.RequestID, r.NextPage, len(r.Warnings))
 }
 
 // setNextPage fills in NextPage for a page of n records fetched with o.
