@@ -13,11 +13,12 @@ import (
 const MaxPerPage = 50
 
 // ListOptions selects one page of a list. The zero value asks for the first
-// page at the server's default size.
+// page of MaxPerPage records.
 type ListOptions struct {
 	// Page is the 1-based page number; 0 means the first.
 	Page int `url:"page,omitempty"`
-	// Per is the page size, at most MaxPerPage; 0 means the server's default.
+	// Per is the page size, at most MaxPerPage; 0 means MaxPerPage, which
+	// the client sends, so that Response.NextPage is exact.
 	Per int `url:"per,omitempty"`
 }
 

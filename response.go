@@ -17,10 +17,9 @@ type Response struct {
 	RequestID string
 
 	// NextPage is the number of the page after the one a list answered, or 0
-	// when that page was the last: it held fewer records than the page size,
-	// or none. When the list left Per at 0 the page size is the server's,
-	// which the client cannot know, so only an empty page is known to be the
-	// last.
+	// when that page was the last: it held fewer records than the page size
+	// (Per, or MaxPerPage when Per is 0, which the client then sends), or
+	// none. A full page may be the last one too: the next is then empty.
 	NextPage int
 
 	// Warnings lists the values of the answer that fit no form of their
@@ -62,8 +61,9 @@ func (r Response) Format(f fmt.State, _ rune) {
 }
 
 // setNextPage fills in NextPage for a page of n records fetched with o.
-// When o.Per is 0 the page size is the server's, unknown, so any non-empty
-// page may have a successor.
+// When o.Per is 0 (list sends MaxPerPage instead: only a page asked for
+// otherwise) the page size is the server's, unknown, so any non-empty page
+// may have a successor.
 func (r *Response) setNextPage(o ListOptions, n int) {
 	if r == nil || n == 0 || (o.Per > 0 && n < min(o.Per, MaxPerPage)) {
 		return

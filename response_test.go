@@ -87,3 +87,27 @@ func TestResponseHidesSecretsEchoedInHeaders(t *testing.T) {
 	require.Len(t, seen, 2)
 	assert.NotContains(t, fmt.Sprint(seen), echoToken[:12], "the middleware sees the headers masked too")
 }
+
+// A List with Per left 0 asks for MaxPerPage records, so that a short page
+// is known to be the last (NextPage 0), as go-github's users expect; the
+// caller's options are left as they were.
+func TestListWithPerUnsetSendsTheLargestPage(t *testing.T) {
+	t.Parallel()
+	c, m := newMock(t)
+	var pers []string
+	m.RegisterResponder(http.MethodGet, mockBase+"/api_v2/jobs", func(req *http.Request) (*http.Response, error) {
+		pers = append(pers, req.URL.Query().Get("per"))
+		return httpAnswer(req, 200, `{"jobs": [{"id": 3}, {"id": 2}]}`), nil
+	})
+	opts := &workforce.JobListOptions{State: workforce.JobFilled}
+	_, resp, err := c.Jobs.List(context.Background(), opts)
+	require.NoError(t, err)
+	assert.Zero(t, resp.NextPage, "two records where 50 were asked for: the last page")
+	assert.Zero(t, opts.Per, "the caller's options are not changed")
+
+	opts.Per, opts.Page = 2, 3
+	_, resp, err = c.Jobs.List(context.Background(), opts)
+	require.NoError(t, err)
+	assert.Equal(t, 4, resp.NextPage, "a full page of the size asked for may have a successor")
+	assert.Equal(t, []string{"50", "2"}, pers)
+}
