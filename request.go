@@ -36,6 +36,7 @@ type request struct {
 	public bool         // needs no token
 	page   *ListOptions // the paging of a page of a list (see answerLimits), whose NextPage is set; or nil
 	raw    bool         // made by Client.Do, for an answer of any kind
+	header http.Header  // sent beside the client's own (RawRequest.Header, checked)
 	// secrets are values of the body that no error or log line may show,
 	// such as a password, should the server echo them.
 	secrets []string
@@ -125,6 +126,10 @@ func (c *Client) newRequest(cs *callState, r request) (*http.Request, error) {
 	req, err := http.NewRequestWithContext(withCall(cs.ctx, cs), r.method, u.String(), nil)
 	if err != nil {
 		return nil, fmt.Errorf("workforce: building the request: %w", err)
+	}
+	for name, values := range r.header { // "x-trace" and "X-Trace" are one header
+		k := http.CanonicalHeaderKey(name)
+		req.Header[k] = append(req.Header[k], values...)
 	}
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("User-Agent", c.userAgent)
