@@ -27,7 +27,7 @@ func (o *ListOptions) check() error {
 		return err
 	}
 	if o.Per < 0 || o.Per > MaxPerPage {
-		return &ArgumentError{Name: "Per", Reason: fmt.Sprintf("must be from 0 (the server's default) to %d, got %d", MaxPerPage, o.Per)}
+		return &ArgumentError{Name: "Per", Reason: fmt.Sprintf("must be from 0 (MaxPerPage) to %d, got %d", MaxPerPage, o.Per)}
 	}
 	return nil
 }
