@@ -19,7 +19,7 @@ import (
 )
 
 // Version is the version of this SDK, sent in the User-Agent header.
-const Version = "0.1.0"
+const Version = "0.2.0"
 
 // Environment variables New reads when no base URL option is given.
 const (
