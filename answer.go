@@ -21,6 +21,7 @@ func (c *Client) read(cs *callState, hr *http.Response, err error, key string, o
 	defer func() { // what the caller keeps holds nothing of the connection
 		hr.Body.Close()
 		hr.Body = http.NoBody
+		cs.redactor.Header(hr.Trailer) // a write's, its body read now
 	}()
 	resp := newResponse(hr, cs.requestID(hr.Header))
 	switch {

@@ -20,6 +20,7 @@ type callState struct {
 	ctx          context.Context // the caller's
 	url          *url.URL        // where it goes, without its query
 	method, path string          // e.g. "GET" and "/api_v2/jobs/42", for errors and logs
+	rel          string          // the path below /api_v2/, e.g. "jobs/42", for Endpoint
 	start        time.Time       // when the call began, for the Settle methods
 
 	public   bool // sent without a token: POST /authenticate and GET /info
@@ -51,6 +52,7 @@ func (c *Client) newCall(ctx context.Context, r request) *callState {
 		url:      u,
 		method:   r.method,
 		path:     u.Path,
+		rel:      r.path,
 		start:    time.Now(),
 		public:   r.public,
 		write:    r.method != http.MethodGet && !r.public, // a token fetch made for a write is not that write

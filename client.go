@@ -21,7 +21,7 @@ import (
 )
 
 // Version is the version of this SDK, sent in the User-Agent header.
-const Version = "0.1.0"
+const Version = "0.2.0"
 
 // Environment variables New reads when no base URL option is given.
 const (
@@ -62,7 +62,10 @@ type Client struct {
 	logger    *slog.Logger // nil: no logging
 	redactor  *redact.Redactor
 	maxBody   int64 // the largest answer read of any kind, lowered by tests
-	window    int   // the most pages an iterator keeps in flight
+	// middleware runs a call through the caller's middlewares; nil when
+	// there is none (WithMiddleware).
+	middleware http.RoundTripper
+	window     int // the most pages an iterator keeps in flight
 
 	// Authentication obtains tokens from the API keys.
 	Authentication AuthenticationService
@@ -175,6 +178,9 @@ func New(apiKey, secretKey string, opts ...Option) (*Client, error) {
 	public.Transport = wire
 	hc.Transport = &auth.Transport{Base: wire, Source: c.tokens, Scheme: base.Scheme, Host: base.Host}
 	c.http, c.publicHTTP = hc, &public
+	if c.middleware, err = c.chain(s.middleware); err != nil {
+		return nil, err
+	}
 	c.policy = &retry.Policy{Retries: s.retries, MinWait: s.minWait, MaxWait: s.maxWait, Second: s.retryAfterUnit, Now: time.Now}
 
 	c.Authentication = AuthenticationService{client: c}

@@ -5,10 +5,12 @@
 // A Client is made once with New and shared: it is safe for concurrent use.
 // It has one service per resource group (Jobs, JobRequests,
 // MultiDayJobRequests, Badges, Customers, Users, Messages, Search, Info,
-// Authentication), and every method takes a context first and returns the
-// decoded value, the *Response and an error. Every endpoint of the API has a
-// method; the README lists them, and Client.Do calls anything else through
-// the same request path.
+// Authentication), and every method takes a context first. A call of one
+// request returns the decoded value, the *Response and an error; All and
+// Sync return iterators; Find and Settle, which may make several requests,
+// return the value and an error. Every endpoint of the API has a method;
+// the README lists them, and Client.Do calls anything else (a RawRequest,
+// with headers of yours) through the same request path.
 //
 // # Configure
 //
@@ -21,12 +23,15 @@
 // renewed before it expires and once more when the API answers 401;
 // concurrent callers share one renewal. WithRetry, WithTimeouts, WithLogger
 // (every line redacted), WithHTTPClient, WithPageWindow and WithUserAgent
-// tune the rest.
+// tune the rest. WithMiddleware is the place to trace or measure calls: a
+// middleware sees each call once, with no token, key or password in it, and
+// Endpoint names the call (examples/otel is the OpenTelemetry recipe).
 //
 // # Paginate
 //
-// List returns one page (ListOptions: Page, and Per up to MaxPerPage) and
-// sets Response.NextPage. All iterates over every record from a page on,
+// List returns one page (ListOptions: Page, and Per up to MaxPerPage, sent
+// as MaxPerPage when 0) and sets Response.NextPage, 0 after a page shorter
+// than that. All iterates over every record from a page on,
 // 50 at a time, with a few pages in flight and records yielded in order:
 //
 //	for job, err := range c.Jobs.All(ctx, &workforce.JobListOptions{State: workforce.JobFilled}) {

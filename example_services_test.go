@@ -69,6 +69,50 @@ func ExampleJobRequestsService_Create() {
 	// cancelled
 }
 
+// A Job Request belongs to the Customer of the Employer it is posted for:
+// to post for a given Customer, find one of its Employers (or make one with
+// Users.Create) and name it in EmployerID.
+func ExampleJobRequestsService_Create_forACustomer() {
+	srv, c := startFake()
+	defer srv.Close()
+	ctx := context.Background()
+	customerID := srv.Seed().PendingCustomerID // Harbor Events
+
+	var employer *workforce.User
+	for u, err := range c.Users.All(ctx, &workforce.UserListOptions{Type: workforce.UserEmployer}) {
+		if err != nil {
+			log.Fatal(err)
+		}
+		if u.CustomerID == customerID {
+			employer = u
+			break
+		}
+	}
+	if employer == nil { // none yet: make one
+		u, _, err := c.Users.Create(ctx, &workforce.UserCreate{Type: workforce.UserEmployer,
+			FirstName: "Rae", LastName: "Kim", Email: "rae.kim@harbor.example", CustomerID: customerID})
+		if err != nil {
+			log.Fatal(err)
+		}
+		employer = u
+	}
+
+	jr, _, err := c.JobRequests.Create(ctx, &workforce.JobRequestParams{
+		EmployerID:  employer.ID,
+		RequestName: "Event setup", Category: "Events", State: workforce.JobRequestPosted,
+		Address: "300 E Ocean Blvd", City: "Long Beach", Zip: "90802", Slots: 4,
+		DescriptionTasks: "Set up chairs and tables",
+		StartTime:        workforce.WallClockOf(srv.Now().AddDate(0, 0, 3)),
+		Duration:         240,
+		Wage:             workforce.NewDecimal(19),
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(employer.FirstName, jr.EmployerID == employer.ID, jr.CustomerID == customerID)
+	// Output: Marcus true true
+}
+
 func ExampleJobRequestsService_Rankings() {
 	srv, c := startFake()
 	defer srv.Close()

@@ -75,7 +75,14 @@ type JobRequestParams struct {
 	// as NewWallClock(2026, 12, 1, 9, 0); it carries no zone.
 	StartTime WallClock `json:"start_time,omitzero"`
 	// Duration is the length of the work in minutes.
-	Duration   int     `json:"duration,omitempty"`
+	Duration int `json:"duration,omitempty"`
+	// EmployerID is the Requestor the Job Request is posted for: an
+	// Employer User (Users.List with Type UserEmployer). The Job Request
+	// belongs to that User's Customer (User.CustomerID): there is no
+	// Customer field to send, so to post for a given Customer, name one of
+	// its Employers; Users.Create with Type UserEmployer and CustomerID
+	// makes one. The Customer must allow the Classification (CanPost1099,
+	// CanPostW2). Left zero on a create, the server chooses the Requestor.
 	EmployerID int64   `json:"employer_id,omitempty"`
 	Wage       Decimal `json:"wage,omitzero"`
 	// Classification is Classification1099 (the API's default) or

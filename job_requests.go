@@ -229,7 +229,9 @@ func (s *JobRequestsService) Get(ctx context.Context, id int64) (*JobRequest, *R
 	return call[*JobRequest](ctx, s.client, jobRequests.get(id))
 }
 
-// Create posts a Job Request. Public Pool keys get ErrForbidden.
+// Create posts a Job Request. Public Pool keys get ErrForbidden. It is
+// posted for the Customer of jobRequest.EmployerID, an Employer User of that
+// Customer (see JobRequestParams.EmployerID).
 //
 // When the error matches ErrOutcomeUnknown the Job Request may exist:
 // Settle tells whether this call made it, before posting it again.

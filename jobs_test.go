@@ -82,7 +82,7 @@ func TestJobsListSendsOnlyWhatIsSet(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, jobs)
 	assert.Zero(t, resp.NextPage)
-	assert.Equal(t, "token="+testToken, got.req.URL.RawQuery)
+	assert.Equal(t, "per=50&token="+testToken, got.req.URL.RawQuery, "Per 0 sends the largest page, so that NextPage is exact")
 }
 
 func TestJobsRefusedBeforeIO(t *testing.T) {
@@ -488,7 +488,7 @@ func TestJobsListFiltersAndAllWalksTheFakesPages(t *testing.T) {
 
 	page, resp, err := c.Jobs.List(ctx, &workforce.JobListOptions{JobRequestID: seed.JobRequest1099ID})
 	require.NoError(t, err)
-	assert.Len(t, page, 25, "the server's default page size")
+	assert.Len(t, page, 50, "Per 0: MaxPerPage, sent")
 	assert.Equal(t, 2, resp.NextPage)
 
 	var seen []int64

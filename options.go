@@ -21,6 +21,7 @@ type settings struct {
 	token      string
 	window     int
 	timeouts   Timeouts
+	middleware []func(http.RoundTripper) http.RoundTripper
 
 	retryAfterUnit time.Duration
 }
@@ -29,11 +30,19 @@ type settings struct {
 // unless WithPageWindow says otherwise.
 const DefaultPageWindow = 4
 
-// WithPageWindow sets how many pages an iterator (All) fetches ahead at
-// most while the caller ranges over the records of the current one: 1
-// fetches one page at a time. The window opens only as a walk proves long
-// (see JobsService.All), and at the end of a list up to n-1 requests find
-// empty pages. The default is DefaultPageWindow; n must be at least 1.
+// WithPageWindow sets the window of an iterator (the All methods): how
+// many pages it fetches ahead at most while the caller ranges over the
+// records of the current one. Records are still yielded in list order.
+// The window opens as a walk proves long: the first page is fetched alone;
+// once it comes back full, one page ahead; then twice as many each time a
+// page comes back full, up to n. So a loop that breaks within the first
+// page costs one request more than fetching page after page, a long walk
+// takes about 1/n of the time on a slow link, and at most n+1 pages are
+// held in memory. At the end of a list up to n-1 requests find empty
+// pages; when the loop breaks or a page fails, those in flight are
+// cancelled. 1 fetches each page after the one before. The default is
+// DefaultPageWindow; n must be at least 1, or New fails with ErrConfig.
+// The README's Performance section measures it.
 func WithPageWindow(n int) Option { return func(s *settings) { s.window = n } }
 
 // WithBaseURL sets the API's base URL, such as "https://api.example.com",
@@ -44,7 +53,7 @@ func WithBaseURL(u string) Option { return func(s *settings) { s.baseURL = u } }
 // copied, never changed; the copy follows no redirect, whatever its
 // CheckRedirect says (a 3xx answer is a *RedirectError). Its Transport, if any, becomes the innermost one,
 // below the transport that adds the token: it sees the token in every URL,
-// so it must not log them. Its Timeout bounds each attempt, and each token
+// so it must not log them (WithMiddleware is the place to observe calls). Its Timeout bounds each attempt, and each token
 // fetch, not a whole call with its retries: use the context for that. Of
 // WithTimeouts, only BodyStall applies to its Transport; set the others on
 // it.

@@ -13,11 +13,12 @@ import (
 const MaxPerPage = 50
 
 // ListOptions selects one page of a list. The zero value asks for the first
-// page at the server's default size.
+// page of MaxPerPage records.
 type ListOptions struct {
 	// Page is the 1-based page number; 0 means the first.
 	Page int `url:"page,omitempty"`
-	// Per is the page size, at most MaxPerPage; 0 means the server's default.
+	// Per is the page size, at most MaxPerPage; 0 means MaxPerPage, which
+	// the client sends, so that Response.NextPage is exact.
 	Per int `url:"per,omitempty"`
 }
 
@@ -26,7 +27,7 @@ func (o *ListOptions) check() error {
 		return err
 	}
 	if o.Per < 0 || o.Per > MaxPerPage {
-		return &ArgumentError{Name: "Per", Reason: fmt.Sprintf("must be from 0 (the server's default) to %d, got %d", MaxPerPage, o.Per)}
+		return &ArgumentError{Name: "Per", Reason: fmt.Sprintf("must be from 0 (MaxPerPage) to %d, got %d", MaxPerPage, o.Per)}
 	}
 	return nil
 }

@@ -7,8 +7,11 @@ import (
 	"net/http"
 	"net/url"
 	"reflect"
+	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/workforce-marketplace/workforce-go/internal/redact"
 )
 
 // A RawRequest is a call to an endpoint the SDK does not model, or with a
@@ -37,6 +40,16 @@ type RawRequest struct {
 	// records: it is then sent again only where the server provably did
 	// not act on it (a 429, or a connection never made).
 	Create bool
+	// Header holds headers sent beside the client's own, such as
+	// Idempotency-Key or If-None-Match, on every attempt. Refused before
+	// any I/O: a name or value HTTP does not allow; a header the client
+	// sets or that frames the request (Accept, Accept-Encoding, User-Agent,
+	// Content-Type, Content-Length, Host, Connection, Transfer-Encoding and
+	// the like); one that carries a credential (Authorization, Cookie, or a
+	// name holding token, secret, password or api-key), since the client
+	// authenticates each call with its token and no credential may reach a
+	// middleware or a log; and a name or value holding a key or a token.
+	Header http.Header
 }
 
 // Do sends r and decodes the answer into out, a non-nil pointer (such as a
@@ -46,7 +59,8 @@ type RawRequest struct {
 // a *DecodeError.
 // Errors are those of any other call: *APIError, *TransportError,
 // *DecodeError, and *ArgumentError for a request refused before I/O (a
-// method, path or out it does not take, a Body that cannot be encoded).
+// method, path, header or out it does not take, a Body that cannot be
+// encoded).
 func (c *Client) Do(ctx context.Context, r *RawRequest, out any) (*Response, error) {
 	if err := r.check(out); err != nil {
 		return nil, err
@@ -54,7 +68,15 @@ func (c *Client) Do(ctx context.Context, r *RawRequest, out any) (*Response, err
 	if out == nil {
 		out = new(json.RawMessage)
 	}
-	req := request{method: r.Method, path: strings.TrimPrefix(r.Path, "/"), body: r.Body, key: r.Key, create: r.Create, raw: true}
+	var red *redact.Redactor // the client's secrets, or only what looks like one
+	if c != nil {
+		red = c.redactor
+	}
+	if err := checkHeader(red, r.Header); err != nil {
+		return nil, err
+	}
+	req := request{method: r.Method, path: strings.TrimPrefix(r.Path, "/"), body: r.Body, key: r.Key, create: r.Create, raw: true,
+		header: r.Header}
 	if len(r.Query) > 0 {
 		req.query = r.Query
 	}
@@ -138,4 +160,62 @@ func unhex(s string) (byte, bool) {
 		v = v<<4 | c
 	}
 	return v, true
+}
+
+// refusedHeaders are the headers a RawRequest may not set, by canonical
+// name, and why: those the client sets or that frame the request, and
+// those that carry credentials.
+var refusedHeaders = map[string]string{
+	"Accept": "is the client's", "Accept-Encoding": "is the client's", "User-Agent": "is the client's (WithUserAgent adds to it)",
+	"Content-Type": "is the client's", "Content-Length": "is the client's", "Content-Encoding": "is the client's",
+	"Host": "frames the request", "Connection": "frames the request", "Keep-Alive": "frames the request",
+	"Proxy-Connection": "frames the request", "Transfer-Encoding": "frames the request", "Te": "frames the request",
+	"Trailer": "frames the request", "Upgrade": "frames the request", "Expect": "frames the request",
+	"Authorization": credentialHeader, "Proxy-Authorization": credentialHeader, "Cookie": credentialHeader,
+}
+
+// credentialHeader is why a header that carries a credential is refused.
+const credentialHeader = "carries a credential: the client authenticates each call with its token"
+
+// credentialWords are the parts of a header name that carry a credential,
+// such as X-Auth-Token, X-Api-Key or X-Secret-Key.
+var credentialWords = [...]string{"token", "secret", "password", "api-key", "api_key", "apikey"}
+
+// checkHeader refuses a header a RawRequest may not send (see
+// RawRequest.Header): a name or value HTTP does not allow, a name the
+// client owns or that carries a credential, and a name or value that holds
+// a key or a token, one red knows or one shaped like one (red may be nil).
+// Its error names the header, masked, and never quotes a value.
+func checkHeader(red *redact.Redactor, h http.Header) error {
+	if red == nil {
+		red = &redact.Redactor{}
+	}
+	for name, values := range h {
+		shown := red.String(name)
+		field := "Header[" + strconv.Quote(shown) + "]"
+		if shown != name {
+			return &ArgumentError{Name: field, Reason: "has a name that holds a key or a token"}
+		}
+		if name == "" || strings.ContainsFunc(name, func(r rune) bool { return r > 0x7e || r <= ' ' || strings.ContainsRune(`"(),/:;<=>?@[\]{}`, r) }) {
+			return &ArgumentError{Name: "Header", Reason: fmt.Sprintf("holds the name %q, which HTTP does not allow", name)}
+		}
+		canon := http.CanonicalHeaderKey(name)
+		if why, ok := refusedHeaders[canon]; ok {
+			return &ArgumentError{Name: field, Reason: "may not be set: it " + why}
+		}
+		for _, w := range credentialWords {
+			if strings.Contains(strings.ToLower(canon), w) {
+				return &ArgumentError{Name: field, Reason: "may not be set: it " + credentialHeader}
+			}
+		}
+		for _, v := range values {
+			if strings.ContainsFunc(v, func(r rune) bool { return (r < ' ' && r != '\t') || r == 0x7f }) {
+				return &ArgumentError{Name: field, Reason: "holds a control character, which HTTP does not allow"}
+			}
+			if red.String(v) != v {
+				return &ArgumentError{Name: field, Reason: "may not hold a key or a token"}
+			}
+		}
+	}
+	return nil
 }

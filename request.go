@@ -17,6 +17,7 @@ import (
 //
 //	service method   describes the call as a request (resource.go)
 //	call, do         refuse bad arguments, start the call (callState), build the *http.Request
+//	middleware       the caller's (WithMiddleware), once a call, seeing no secret (middleware.go)
 //	send             the retry loop (retry.go): attempt, shouldRetry, wait
 //	c.http           per attempt: the token transport (renewal and replay on a 401),
 //	                 writeTracer (outcome.go), stallGuard, the caller's or the default transport
@@ -35,6 +36,7 @@ type request struct {
 	public bool         // needs no token
 	page   *ListOptions // the paging of a page of a list (see answerLimits), whose NextPage is set; or nil
 	raw    bool         // made by Client.Do, for an answer of any kind
+	header http.Header  // sent beside the client's own (RawRequest.Header, checked)
 	// secrets are values of the body that no error or log line may show,
 	// such as a password, should the server echo them.
 	secrets []string
@@ -87,7 +89,12 @@ func (c *Client) do(ctx context.Context, r request, out any) (*Response, error) 
 	if r.stream != nil {
 		defer r.stream.close()
 	}
-	hr, err := c.send(cs, req)
+	var hr *http.Response
+	if c.middleware != nil && !(r.method == http.MethodPost && r.path == authentication.path) { // its body holds the keys, its answer the token
+		hr, err = c.viaMiddleware(cs, req, r.stream == nil && len(r.secrets) == 0)
+	} else {
+		hr, err = c.exchange(cs, req)
+	}
 	resp, err := c.read(cs, hr, err, r.key, out)
 	if r.page != nil {
 		resp.setNextPage(*r.page, reflect.ValueOf(out).Elem().Len())
@@ -119,6 +126,10 @@ func (c *Client) newRequest(cs *callState, r request) (*http.Request, error) {
 	req, err := http.NewRequestWithContext(withCall(cs.ctx, cs), r.method, u.String(), nil)
 	if err != nil {
 		return nil, fmt.Errorf("workforce: building the request: %w", err)
+	}
+	for name, values := range r.header { // "x-trace" and "X-Trace" are one header
+		k := http.CanonicalHeaderKey(name)
+		req.Header[k] = append(req.Header[k], values...)
 	}
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("User-Agent", c.userAgent)

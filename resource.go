@@ -88,13 +88,19 @@ func (r resource) find(q queryParams) request {
 }
 
 // list describes GET r: the page of its list that opts selects, nil for
-// the first page. The answer's NextPage is set.
+// the first page, MaxPerPage records a page when opts leaves Per 0 (sent,
+// so that NextPage is exact). The answer's NextPage is set.
 func list[O any, P interface {
 	*O
 	listOptions
 }](r resource, opts P) request {
 	if opts == nil {
 		opts = new(O)
+	}
+	if opts.paging().Per == 0 {
+		sent := *opts // a copy: the caller's options are left as they were
+		opts = P(&sent)
+		opts.paging().Per = MaxPerPage
 	}
 	page := *opts.paging()
 	return request{method: http.MethodGet, path: r.path, query: opts, key: r.path, page: &page, err: opts.check()}

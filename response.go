@@ -1,8 +1,15 @@
 package workforce
 
-import "net/http"
+import (
+	"fmt"
+	"net/http"
+)
 
 // Response is the HTTP response of a call, its body already read and closed.
+// Every secret a server echoed in its status or headers (a request ID, a
+// Location, a cookie) is masked, its Request holds neither body nor token,
+// and it prints (any verb) its request, status, request ID, NextPage and
+// the number of warnings.
 type Response struct {
 	*http.Response
 
@@ -10,10 +17,9 @@ type Response struct {
 	RequestID string
 
 	// NextPage is the number of the page after the one a list answered, or 0
-	// when that page was the last: it held fewer records than the page size,
-	// or none. When the list left Per at 0 the page size is the server's,
-	// which the client cannot know, so only an empty page is known to be the
-	// last.
+	// when that page was the last: it held fewer records than the page size
+	// (Per, or MaxPerPage when Per is 0, which the client then sends), or
+	// none. A full page may be the last one too: the next is then empty.
 	NextPage int
 
 	// Warnings lists the values of the answer that fit no form of their
@@ -50,9 +56,23 @@ func newResponse(hr *http.Response, requestID string) *Response {
 	return &Response{Response: hr, RequestID: requestID}
 }
 
+// Format prints the call and what answered it, such as
+// workforce.Response{GET /api_v2/jobs?per=50: 200 OK RequestID:"r-1" NextPage:2 Warnings:0}.
+func (r Response) Format(f fmt.State, _ rune) {
+	fmt.Fprint(f, "workforce.Response{")
+	if hr := r.Response; hr != nil {
+		if req := hr.Request; req != nil && req.URL != nil {
+			fmt.Fprintf(f, "%s %s: ", req.Method, req.URL.RequestURI())
+		}
+		fmt.Fprint(f, hr.Status)
+	}
+	fmt.Fprintf(f, " RequestID:%q NextPage:%d Warnings:%d}", r.RequestID, r.NextPage, len(r.Warnings))
+}
+
 // setNextPage fills in NextPage for a page of n records fetched with o.
-// When o.Per is 0 the page size is the server's, unknown, so any non-empty
-// page may have a successor.
+// When o.Per is 0 (list sends MaxPerPage instead: only a page asked for
+// otherwise) the page size is the server's, unknown, so any non-empty page
+// may have a successor.
 func (r *Response) setNextPage(o ListOptions, n int) {
 	if r == nil || n == 0 || (o.Per > 0 && n < min(o.Per, MaxPerPage)) {
 		return

@@ -71,7 +71,7 @@ func TestUsersList(t *testing.T) {
 
 	_, _, err = c.Users.List(context.Background(), nil)
 	require.NoError(t, err)
-	assert.Equal(t, "token="+testToken, got.req.URL.RawQuery, "nothing but the token when nothing is set")
+	assert.Equal(t, "per=50&token="+testToken, got.req.URL.RawQuery, "nothing but the page size and the token when nothing is set")
 }
 
 func TestUsersGetDecodesLeniently(t *testing.T) {

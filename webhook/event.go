@@ -46,6 +46,14 @@ type Event struct {
 	Body []byte
 }
 
+// Format prints the event readably whatever the verb: its kind, ID and
+// state, its warnings, and its JSON documents as their sizes, never their
+// bytes. Its record prints on its own (ev.Job, ev.JobRequest).
+func (e Event) Format(f fmt.State, _ rune) {
+	fmt.Fprintf(f, "webhook.Event{Kind:%q Key:%q ID:%d State:%q Resource:<%d bytes of JSON> Warnings:%d Body:<%d bytes>}",
+		e.Kind, e.Key, e.ID, e.State, len(e.Resource), len(e.Warnings), len(e.Body))
+}
+
 // ErrMalformedEvent is matched by the errors of Parse: a body that is not
 // one JSON object wrapping one resource object.
 var ErrMalformedEvent = errors.New("webhook: malformed event")

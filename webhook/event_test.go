@@ -1,6 +1,7 @@
 package webhook_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -25,4 +26,19 @@ func TestParseLiveShapes(t *testing.T) {
 	assert.Equal(t, "1990-04-01", ev.Job.Worker.DOB.String())
 	assert.Equal(t, []workforce.Warning{{ID: 9, Field: "transitions[0].latitude", Value: `{"lat": 1}`, Want: "decimal"}}, ev.Warnings)
 	assert.Contains(t, string(ev.Job.Raw), `{"lat": 1}`)
+}
+
+// An Event prints its kind, ID and state, and its documents as their
+// sizes, in every verb: never its bytes as numbers.
+func TestEventPrintsReadably(t *testing.T) {
+	t.Parallel()
+	body := []byte(`{"job": {"id": 9, "state": "filled", "worker": {"id": 7}}}`)
+	ev, err := webhook.Parse(body)
+	require.NoError(t, err)
+	want := fmt.Sprintf(`webhook.Event{Kind:"job" Key:"job" ID:9 State:"filled" Resource:<%d bytes of JSON> Warnings:0 Body:<%d bytes>}`,
+		len(ev.Resource), len(body))
+	for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%d"} {
+		assert.Equal(t, want, fmt.Sprintf(verb, ev), verb)
+	}
+	assert.Contains(t, fmt.Sprint(ev.Job), "Job{ID:9 State:\"filled\" WorkerID:7")
 }

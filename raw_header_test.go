@@ -1,0 +1,123 @@
+package workforce_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/jarcoal/httpmock"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/workforce-marketplace/workforce-go"
+)
+
+func TestDoSendsTheCallersHeaders(t *testing.T) {
+	t.Parallel()
+	c, m := newMock(t)
+	var got capture
+	m.RegisterResponder(http.MethodPost, mockBase+"/api_v2/jobs", got.respond(200, `{"job": {"id": 42}}`))
+	_, err := c.Do(context.Background(), &workforce.RawRequest{Method: http.MethodPost, Path: "jobs", Key: "job",
+		Body:   map[string]any{"job": map[string]any{"worker_id": 7}},
+		Header: http.Header{"idempotency-key": {"a1b2"}, "X-Trace": {"one", "two"}}}, nil)
+	require.NoError(t, err)
+	assert.Equal(t, "a1b2", got.req.Header.Get("Idempotency-Key"), "sent under its canonical name")
+	assert.Equal(t, []string{"one", "two"}, got.req.Header.Values("X-Trace"))
+	assert.Equal(t, "application/json", got.req.Header.Get("Content-Type"), "the client's own stay")
+}
+
+func TestDoRefusesHeadersBeforeIO(t *testing.T) {
+	t.Parallel()
+	c, m := newMock(t)
+	m.RegisterResponder(http.MethodGet, mockBase+"/api_v2/jobs/1", httpmock.NewStringResponder(200, `{"job": {"id": 1}}`))
+	_, _, err := c.Jobs.Get(context.Background(), 1) // the client holds its token now
+	require.NoError(t, err)
+	calls := m.GetTotalCallCount()
+	for name, h := range map[string]http.Header{
+		"Authorization":               {"Authorization": {"Bearer abc"}},
+		"authorization, any case":     {"authorization": {"Bearer abc"}},
+		"Proxy-Authorization":         {"Proxy-Authorization": {"Basic abc"}},
+		"Cookie":                      {"Cookie": {"session=abc"}},
+		"User-Agent":                  {"User-Agent": {"mine/1"}},
+		"Accept":                      {"Accept": {"text/html"}},
+		"Accept-Encoding":             {"Accept-Encoding": {"br"}},
+		"Content-Type":                {"Content-Type": {"text/plain"}},
+		"Content-Length":              {"Content-Length": {"5"}},
+		"Host":                        {"Host": {"evil.example"}},
+		"Transfer-Encoding":           {"Transfer-Encoding": {"chunked"}},
+		"Connection":                  {"Connection": {"close"}},
+		"a line break in a value":     {"X-Note": {"a\r\nX-Injected: 1"}},
+		"a space in a name":           {"X Note": {"value-1"}},
+		"a colon in a name":           {"X-Note:": {"value-1"}},
+		"an empty name":               {"": {"value-1"}},
+		"the client's token":          {"X-Debug": {testToken}},
+		"a secret key":                {"X-Debug": {"sk_test_made_up_secret_0123456789"}},
+		"a token parameter":           {"Referer": {"https://x.example/?token=abc"}},
+		"the API key in a longer one": {"X-Debug": {"key " + testAPIKey}},
+		"a token header":              {"Token": {"abc"}},
+		"X-Auth-Token":                {"X-Auth-Token": {"abc"}},
+		"x-api-key":                   {"x-api-key": {"abc"}},
+		"X-Api_key":                   {"X-Api_key": {"abc"}},
+		"X-Secret-Key":                {"X-Secret-Key": {"abc"}},
+		"X-Password":                  {"X-Password": {"abc"}},
+		"a key in a name":             {"X-" + testSecretKey: {"1"}},
+	} {
+		_, err := c.Do(context.Background(), &workforce.RawRequest{Method: http.MethodGet, Path: "jobs", Header: h}, nil)
+		var argErr *workforce.ArgumentError
+		require.True(t, errors.As(err, &argErr), "%s: %v", name, err)
+		assert.ErrorIs(t, err, workforce.ErrInvalidArgument, name)
+		for name, vs := range h {
+			if strings.Contains(name, "_test_") {
+				assert.NotContains(t, err.Error(), name, "the error does not quote a key in a name")
+			}
+			for _, v := range vs {
+				assert.NotContains(t, err.Error(), v, "%s: the error does not quote the value", name)
+			}
+		}
+	}
+	assert.Equal(t, calls, m.GetTotalCallCount(), "nothing was sent")
+}
+
+func TestDoSendsTheHeadersOnEveryAttemptAndToTheMiddleware(t *testing.T) {
+	t.Parallel()
+	var mw []*http.Request
+	c, m := newMock(t, workforce.WithMiddleware(func(next http.RoundTripper) http.RoundTripper {
+		return rtFunc(func(req *http.Request) (*http.Response, error) {
+			mw = append(mw, req)
+			return next.RoundTrip(req)
+		})
+	}))
+	var seen []http.Header
+	m.RegisterResponder(http.MethodGet, mockBase+"/api_v2/jobs/42", func(req *http.Request) (*http.Response, error) {
+		seen = append(seen, req.Header.Clone())
+		if len(seen) == 1 {
+			return httpmock.NewStringResponse(503, `{"error": "busy"}`), nil
+		}
+		return httpmock.NewStringResponse(200, `{"job": {"id": 42}}`), nil
+	})
+	h := http.Header{"x-trace": {"a"}, "X-Trace": {"b"}, "If-None-Match": {`"v1"`}}
+	before := h.Clone()
+	_, err := c.Do(context.Background(), &workforce.RawRequest{Method: http.MethodGet, Path: "jobs/42", Key: "job", Header: h}, nil)
+	require.NoError(t, err)
+	require.Len(t, seen, 2, "retried once")
+	for i, got := range seen {
+		assert.ElementsMatch(t, []string{"a", "b"}, got.Values("X-Trace"), "attempt %d: one header under its canonical name", i+1)
+		assert.Equal(t, `"v1"`, got.Get("If-None-Match"), "attempt %d", i+1)
+		assert.Equal(t, "application/json", got.Get("Accept"), "attempt %d", i+1)
+	}
+	require.Len(t, mw, 1, "the middleware sees the call once")
+	assert.ElementsMatch(t, []string{"a", "b"}, mw[0].Header.Values("X-Trace"))
+	assert.Empty(t, tokenOf(mw[0]), "and no token")
+	assert.Equal(t, before, h, "the caller's header is left as it was")
+}
+
+func TestDoOnAZeroClientRefusesTheHeaderFirst(t *testing.T) {
+	t.Parallel()
+	var c *workforce.Client
+	_, err := c.Do(context.Background(), &workforce.RawRequest{Method: http.MethodGet, Path: "jobs", Header: http.Header{"Authorization": {"x"}}}, nil)
+	assert.ErrorIs(t, err, workforce.ErrInvalidArgument)
+	_, err = c.Do(context.Background(), &workforce.RawRequest{Method: http.MethodGet, Path: "jobs", Header: http.Header{"X-Trace": {"x"}}}, nil)
+	assert.Error(t, err, "a nil client still fails, and does not panic")
+}
