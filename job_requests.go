@@ -286,19 +286,17 @@ func (s *JobRequestsService) Settle(ctx context.Context, params *JobRequestParam
 	if e := params.check(true); e != nil {
 		return nil, e
 	}
-	floor, e := s.client.settleFloor(ctx, err)
-	if e != nil {
-		return nil, e
-	}
-	opts := &JobRequestListOptions{UpdatedAfter: floor.Add(-filterMargin), AgentCode: params.AgentCode,
-		MultiDayJobRequestID: params.MultiDayJobRequestID, Classification: params.Classification}
-	return settleIn(s.All(ctx, opts), floor, func(jr *JobRequest) Time { return jr.CreatedAt }, func(jr *JobRequest) bool {
-		return sameText(jr.RequestName, params.RequestName) && sameText(jr.Address, params.Address) &&
-			sameText(jr.City, params.City) && sameText(jr.Zip, params.Zip) &&
-			(params.StartTime.IsZero() || (!jr.StartTime.IsZero() && WallClockOf(jr.StartTime.Time) == params.StartTime)) &&
-			(params.EmployerID == 0 || jr.EmployerID == params.EmployerID) &&
-			(params.AgentCode == "" || jr.AgentCode == params.AgentCode)
-	}, fmt.Sprintf("Job Request %q", params.RequestName))
+	return settle(ctx, s.client, err, fmt.Sprintf("Job Request %q", params.RequestName), func(floor time.Time) (*JobRequest, bool, error) {
+		opts := &JobRequestListOptions{UpdatedAfter: floor.Add(-filterMargin), AgentCode: params.AgentCode,
+			MultiDayJobRequestID: params.MultiDayJobRequestID, Classification: params.Classification}
+		return settleIn(s.All(ctx, opts), floor, func(jr *JobRequest) Time { return jr.CreatedAt }, func(jr *JobRequest) bool {
+			return sameText(jr.RequestName, params.RequestName) && sameText(jr.Address, params.Address) &&
+				sameText(jr.City, params.City) && sameText(jr.Zip, params.Zip) &&
+				(params.StartTime.IsZero() || (!jr.StartTime.IsZero() && WallClockOf(jr.StartTime.Time) == params.StartTime)) &&
+				(params.EmployerID == 0 || jr.EmployerID == params.EmployerID) &&
+				(params.AgentCode == "" || jr.AgentCode == params.AgentCode)
+		})
+	})
 }
 
 // Update changes the fields of a Job Request that changes sets; at least

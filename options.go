@@ -22,7 +22,10 @@ type settings struct {
 	window     int
 	timeouts   Timeouts
 
-	retryAfterUnit time.Duration
+	retryAfterUnit   time.Duration
+	settleHorizon    time.Duration
+	settleHorizonSet bool
+	clockTolerance   time.Duration
 }
 
 // DefaultPageWindow is how many pages an iterator keeps in flight at most
