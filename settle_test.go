@@ -317,3 +317,45 @@ func TestSettleClockTolerance(t *testing.T) {
 	_, err = workforce.New(testAPIKey, testSecretKey, workforce.WithBaseURL(mockBase), workforce.WithClockTolerance(-time.Second))
 	assert.ErrorIs(t, err, workforce.ErrConfig)
 }
+
+// A Job Request is matched by the start the server stores: a reading the
+// spring change skips (02:30) is stored at 03:30, and the answer may write
+// the start in any offset; the Job Request's time zone says which instant
+// the reading is (A6, C4).
+func TestSettleJobRequestStartAsStored(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name   string
+		start  workforce.WallClock
+		stored string // the start_time the answer writes
+		found  bool
+	}{
+		{"ordinary, venue offset", workforce.NewWallClock(2031, 1, 15, 9, 0), "2031-01-15T09:00:00.000-08:00", true},
+		{"ordinary, in UTC", workforce.NewWallClock(2031, 1, 15, 9, 0), "2031-01-15T17:00:00.000Z", true},
+		{"ordinary, an hour later", workforce.NewWallClock(2031, 3, 9, 12, 0), "2031-03-09T13:00:00.000-07:00", false},
+		{"spring-forward gap", workforce.NewWallClock(2031, 3, 9, 2, 30), "2031-03-09T03:30:00.000-07:00", true},
+		{"spring-forward gap, earlier offset", workforce.NewWallClock(2031, 3, 9, 2, 30), "2031-03-09T01:30:00.000-08:00", true},
+		{"repeated hour, second time", workforce.NewWallClock(2031, 11, 2, 1, 30), "2031-11-02T01:30:00.000-08:00", true},
+		{"repeated hour, first time", workforce.NewWallClock(2031, 11, 2, 1, 30), "2031-11-02T01:30:00.000-07:00", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			c, m := newMock(t, workforce.WithSettleHorizon(0))
+			now := time.Now().UTC()
+			m.RegisterResponder(http.MethodGet, mockBase+"/api_v2/info",
+				httpmock.NewStringResponder(200, fmt.Sprintf(`{"utc_time_now": %q}`, now.Format(time.RFC3339Nano))))
+			m.RegisterResponder(http.MethodGet, mockBase+"/api_v2/job_requests", httpmock.NewStringResponder(200, fmt.Sprintf(
+				`{"job_requests": [{"id": 5, "request_name": "Dock crew", "address": "1 Main St", "city": "Los Angeles", "zip": "90015",
+				  "timezone": "America/Los_Angeles", "start_time": %q, "created_at": %q}]}`, tc.stored, now.Format(time.RFC3339Nano))))
+			params := &workforce.JobRequestParams{RequestName: "Dock crew", Address: "1 Main St", City: "Los Angeles", Zip: "90015",
+				Slots: 1, Category: "General", Description: "Unload.", State: workforce.JobRequestPosted, StartTime: tc.start}
+			jr, err := c.JobRequests.Settle(context.Background(), params, &workforce.TransportError{OutcomeUnknown: true, Started: time.Now()})
+			if !tc.found {
+				assert.ErrorIs(t, err, workforce.ErrNotFound)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, int64(5), jr.ID)
+		})
+	}
+}
