@@ -180,7 +180,7 @@ func New(apiKey, secretKey string, opts ...Option) (*Client, error) {
 	}
 	// Each attempt, from the top: the token (public calls skip it), the
 	// write outcome, the stall guard, then the transport, sealed.
-	wire := writeTracer{stallGuard{next: seal(next), idle: timeouts.BodyStall}}
+	wire := writeTracer{stallGuard{next: seal(next), idle: timeouts.BodyStall, total: timeouts.Body}}
 	public := *hc
 	public.Transport = wire
 	hc.Transport = &auth.Transport{Base: wire, Source: c.tokens, Scheme: base.Scheme, Host: base.Host}

@@ -134,3 +134,22 @@ func TestTimeoutsMustNotBeNegative(t *testing.T) {
 type discard struct{}
 
 func (discard) Write(p []byte) (int, error) { return len(p), nil }
+
+// A body that trickles in, never stalling, is bounded all the same by
+// Timeouts.Body (A14).
+func TestTricklingBodyEndsInATransportError(t *testing.T) {
+	t.Parallel()
+	srv, calls := hangingServer(t, func(w http.ResponseWriter, _ *http.Request, _ int64, release <-chan struct{}) {
+		w.Header().Set("Content-Length", "100")
+		w.Write([]byte(`{"job": {"id": 42`))
+		w.(http.Flusher).Flush()
+		<-release // a stall guard of an hour never fires: only the whole read's bound can
+	})
+	c := newHangingClient(t, srv, workforce.Timeouts{BodyStall: time.Hour, Body: 50 * time.Millisecond})
+	err := within(t, func() error { _, _, err := c.Jobs.Get(context.Background(), 42); return err })
+	var te *workforce.TransportError
+	require.ErrorAs(t, err, &te)
+	assert.ErrorIs(t, err, os.ErrDeadlineExceeded)
+	assert.Contains(t, err.Error(), "still arriving")
+	assert.EqualValues(t, 3, calls.Load(), "a read is retried within its budget")
+}
