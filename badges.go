@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"iter"
 	"strings"
+	"time"
 )
 
 // BadgesService reads, creates, changes and deletes Badges: qualifications
@@ -104,13 +105,10 @@ func (s *BadgesService) Settle(ctx context.Context, params *BadgeParams, err err
 	if e := params.check(true); e != nil {
 		return nil, e
 	}
-	floor, e := s.client.settleFloor(ctx, err)
-	if e != nil {
-		return nil, e
-	}
-	return settleIn(s.All(ctx, &BadgeListOptions{Query: strings.TrimSpace(params.Name)}), floor,
-		func(b *Badge) Time { return b.CreatedAt }, func(b *Badge) bool { return sameText(b.Name, params.Name) },
-		fmt.Sprintf("Badge %q", params.Name))
+	return settle(ctx, s.client, err, fmt.Sprintf("Badge %q", params.Name), func(floor time.Time) (*Badge, bool, error) {
+		return settleIn(s.All(ctx, &BadgeListOptions{Query: strings.TrimSpace(params.Name)}), floor,
+			func(b *Badge) Time { return b.CreatedAt }, func(b *Badge) bool { return sameText(b.Name, params.Name) })
+	})
 }
 
 // Update changes the fields of a Badge that changes sets; at least one must

@@ -223,7 +223,7 @@ func TestCapturedPageFindAndSettle(t *testing.T) {
 	}
 	require.NotZero(t, newer, "the page holds a Worker assigned again after a cancelled Job")
 
-	c, m := newMock(t)
+	c, m := newMock(t, workforce.WithSettleHorizon(0))
 	servePage(m, page)
 	ctx := context.Background()
 	job, err := c.Jobs.Find(ctx, at.jr, at.worker)

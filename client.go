@@ -67,6 +67,9 @@ type Client struct {
 	middleware http.RoundTripper
 	window     int // the most pages an iterator keeps in flight
 
+	settleHorizon  time.Duration // how long a create may stay in flight on the server (WithSettleHorizon)
+	clockTolerance time.Duration // how far apart the server's clocks may be (WithClockTolerance)
+
 	// Authentication obtains tokens from the API keys.
 	Authentication AuthenticationService
 	// Info reads the API's status.
@@ -127,6 +130,12 @@ func New(apiKey, secretKey string, opts ...Option) (*Client, error) {
 	if s.retryAfterUnit <= 0 {
 		return nil, fmt.Errorf("%w: the Retry-After unit must be positive", ErrConfig)
 	}
+	if !s.settleHorizonSet {
+		s.settleHorizon = DefaultSettleHorizon
+	}
+	if s.settleHorizon < 0 || s.clockTolerance < 0 {
+		return nil, fmt.Errorf("%w: the settle horizon and the clock tolerance must not be negative", ErrConfig)
+	}
 	if s.window < 1 {
 		return nil, fmt.Errorf("%w: the page window must be at least 1, got %d", ErrConfig, s.window)
 	}
@@ -136,7 +145,8 @@ func New(apiKey, secretKey string, opts ...Option) (*Client, error) {
 	}
 
 	creds := credentials{APIKey: apiKey, SecretKey: secretKey}
-	c := &Client{base: base, keys: func() credentials { return creds }, logger: s.logger, maxBody: maxUploadBody, window: s.window}
+	c := &Client{base: base, keys: func() credentials { return creds }, logger: s.logger, maxBody: maxUploadBody, window: s.window,
+		settleHorizon: s.settleHorizon, clockTolerance: s.clockTolerance}
 	c.userAgent = "workforce-go/" + Version
 	if ua := strings.TrimSpace(s.userAgent); ua != "" {
 		if strings.ContainsFunc(ua, func(r rune) bool { return r < ' ' || r == 0x7f }) {
@@ -173,7 +183,7 @@ func New(apiKey, secretKey string, opts ...Option) (*Client, error) {
 	}
 	// Each attempt, from the top: the token (public calls skip it), the
 	// write outcome, the stall guard, then the transport, sealed.
-	wire := writeTracer{stallGuard{next: seal(next), idle: timeouts.BodyStall}}
+	wire := writeTracer{stallGuard{next: seal(next), idle: timeouts.BodyStall, total: timeouts.Body}}
 	public := *hc
 	public.Transport = wire
 	hc.Transport = &auth.Transport{Base: wire, Source: c.tokens, Scheme: base.Scheme, Host: base.Host}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"time"
 )
 
 // CustomersService reads, creates and changes the Customers of the key
@@ -150,20 +151,14 @@ func (s *CustomersService) Settle(ctx context.Context, params *CustomerParams, e
 	if e := params.check(true); e != nil {
 		return nil, e
 	}
-	floor, e := s.client.settleFloor(ctx, err)
-	if e != nil {
-		return nil, e
-	}
-	what := fmt.Sprintf("Customer %q", params.Name)
-	exists, _, e := s.Exists(ctx, params.Name)
-	switch {
-	case e != nil:
-		return nil, e
-	case !exists:
-		return nil, errNotSettled(what)
-	}
-	return settleIn(s.All(ctx, nil), floor, func(c *Customer) Time { return c.CreatedAt },
-		func(c *Customer) bool { return sameText(c.Name, params.Name) }, what)
+	return settle(ctx, s.client, err, fmt.Sprintf("Customer %q", params.Name), func(floor time.Time) (*Customer, bool, error) {
+		exists, _, e := s.Exists(ctx, params.Name)
+		if e != nil || !exists {
+			return nil, false, e
+		}
+		return settleIn(s.All(ctx, nil), floor, func(c *Customer) Time { return c.CreatedAt },
+			func(c *Customer) bool { return sameText(c.Name, params.Name) })
+	})
 }
 
 // Update changes the fields of a Customer that changes sets; at least one

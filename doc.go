@@ -81,17 +81,25 @@
 //
 // A settle finds only a record the call could have made: one matching what
 // was sent, made at or after the call began by the server's clock (and for
-// a Job, filled or pending, as a create leaves it). The error records when
+// a Job, filled, as a create makes it). The error records when
 // the call began; the settle reads the server's clock (GET /info, else its
-// Date header) and takes as the bound the server's time less the time that
-// passed locally since the call began, less the clock's precision: never
-// later than the truth, so the call's record always passes, and an older
-// record (a Worker's cancelled Job, the same text sent before) never does.
-// Records made within that margin before the call (the round trip of the
-// clock read, and a second when the server tells its time to the second)
-// cannot be told apart by time, nor any on a fake whose clock stands
-// still: a Job's state still tells a cancelled one from a new one. A settle
-// assumes the server's clock runs at the local clock's rate. Multi-day Job
+// Date header) and takes as the bound the server's time as written (cut
+// to its precision) less the time that passed since the call began (the
+// longer of the monotonic and wall-clock readings), less the clock
+// tolerance (WithClockTolerance, 0 by default): never later than the
+// truth, so the call's record always passes, and an older record (a
+// Worker's cancelled Job, the same text sent before) never does. Records
+// made within that margin before the call (the round trip of the clock
+// read, what the clock's text cut, the tolerance, and the precision of the
+// records' own stamps) cannot be told apart by time, nor any on a fake
+// whose clock stands still: a Job's state still tells a cancelled one from
+// a new one. A settle assumes the server's clock runs at the local clock's
+// rate. It concludes that the create was not done only once the settle
+// horizon has passed since the call began (WithSettleHorizon): until then
+// a create may still be running on the server, and a settle that finds
+// nothing waits, reading again, within its context; when its context ends
+// first it answers an *UnsettledError (ErrTooEarly), never ErrNotFound.
+// Multi-day Job
 // Requests have no list to settle in: a series whose create's outcome is
 // unknown may be created again, its days being what matters.
 //

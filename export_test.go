@@ -17,3 +17,6 @@ func SetMaxBodyForTest(c *Client, n int64) { c.maxBody = n }
 func SetJitterForTest(c *Client, jitter func(ceiling time.Duration) time.Duration) {
 	c.policy.Jitter = jitter
 }
+
+// CallStarted exposes callStarted.
+func CallStarted(err error) (time.Time, bool) { return callStarted(err) }

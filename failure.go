@@ -117,7 +117,10 @@ func startedOf(err error) *time.Time {
 	var redirectErr *RedirectError
 	var transportErr *TransportError
 	var decodeErr *DecodeError
+	var unsettledErr *UnsettledError
 	switch {
+	case errors.As(err, &unsettledErr):
+		return &unsettledErr.Started
 	case errors.As(err, &apiErr):
 		return &apiErr.Started
 	case errors.As(err, &redirectErr):

@@ -3,12 +3,15 @@ package workforce_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"maps"
 	"math/rand/v2"
 	"net/http"
+	"net/http/httptrace"
 	"os"
 	"regexp"
 	"runtime"
@@ -55,6 +58,7 @@ func TestFaultSuite(t *testing.T) {
 	r.run(ops, 16)
 	r.reconcile()
 	r.srv.Close()
+	r.hold.next.CloseIdleConnections()
 	r.report(before)
 }
 
@@ -65,6 +69,7 @@ type faultRun struct {
 	srv     *workforcetest.Server
 	c       *workforce.Client
 	logs    *lockedBuffer
+	hold    *holdingTransport
 	rng     *rand.Rand
 	rngMu   sync.Mutex
 	workers []int64
@@ -111,7 +116,13 @@ func newFaultRun(t *testing.T, seed uint64, jobRequests int) *faultRun {
 		errs: map[string]int{}, cancels: map[int64]workforce.JobState{}}
 	r.srv = workforcetest.NewServer(t, workforcetest.WithTickingClock()) // a clock that moves, as the API's does
 	logger := slog.New(slog.NewTextHandler(r.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	c, err := r.srv.Client(workforce.WithLogger(logger), workforce.WithRetry(3, time.Millisecond, 20*time.Millisecond))
+	// The creates the callers give up on go on to the end, as on a server that does not watch its
+	// clients (the fake would stop), and a settle waits until none of its pair is still in flight:
+	// the bound the settle horizon stands for, made true here instead of waited out.
+	r.hold = &holdingTransport{next: http.DefaultTransport.(*http.Transport).Clone(), inflight: map[[2]int64]int{}}
+	r.hold.cond = sync.NewCond(&r.hold.mu)
+	c, err := r.srv.Client(workforce.WithLogger(logger), workforce.WithRetry(3, time.Millisecond, 20*time.Millisecond),
+		workforce.WithHTTPClient(&http.Client{Transport: r.hold}), workforce.WithSettleHorizon(0))
 	require.NoError(t, err)
 	r.c = c
 
@@ -312,6 +323,7 @@ func (r *faultRun) settle(pair [2]int64, create *workforce.JobCreate, err error)
 		}
 	}
 	for range 50 {
+		r.hold.wait(pair)
 		job, serr := r.c.Jobs.Settle(ctx, create, err)
 		switch {
 		case serr == nil:
@@ -741,7 +753,7 @@ func TestFaultSuiteSettles(t *testing.T) {
 				t.Parallel()
 				srv := workforcetest.NewServer(t, workforcetest.WithTickingClock())
 				tc := settleCases(t, srv)[name]
-				c, err := srv.Client()
+				c, err := srv.Client(workforce.WithSettleHorizon(0)) // a dropped create ended before the call did
 				require.NoError(t, err)
 				before := 0
 				if tc.earlier != nil {
@@ -783,7 +795,7 @@ func TestSettleJobOnAFrozenClock(t *testing.T) {
 	for _, done := range []bool{true, false} {
 		srv := workforcetest.NewServer(t)
 		tc := settleCases(t, srv)["Jobs.Assign"]
-		c, err := srv.Client()
+		c, err := srv.Client(workforce.WithSettleHorizon(0)) // a dropped create ended before the call did
 		require.NoError(t, err)
 		tc.earlier(t, c)
 		srv.InjectFault(workforcetest.Fault{Method: http.MethodPost, Path: tc.path, Drop: !done, DropAfter: done})
@@ -795,5 +807,83 @@ func TestSettleJobOnAFrozenClock(t *testing.T) {
 		} else {
 			require.ErrorIs(t, err, workforce.ErrNotFound, "the cancelled Job is not the create's")
 		}
+	}
+}
+
+// holdingTransport sends each POST to the end even when its caller gives up (it answers the
+// caller at once then), and counts those of each (Job Request, Worker) pair still in flight.
+type holdingTransport struct {
+	next     *http.Transport
+	mu       sync.Mutex
+	cond     *sync.Cond
+	inflight map[[2]int64]int
+}
+
+func (h *holdingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if req.Method != http.MethodPost || req.Body == nil {
+		return h.next.RoundTrip(req)
+	}
+	body, err := io.ReadAll(req.Body)
+	_ = req.Body.Close()
+	if err != nil {
+		return nil, err
+	}
+	var create struct {
+		Job struct {
+			WorkerID     int64 `json:"worker_id"`
+			JobRequestID int64 `json:"job_request_id"`
+		} `json:"job"`
+	}
+	_ = json.Unmarshal(body, &create)
+	pair := [2]int64{create.Job.JobRequestID, create.Job.WorkerID}
+	h.add(pair, 1)
+	// The request goes out whatever its caller does: say so to the caller's trace (the SDK's
+	// judge of whether a write may have reached the server) before the caller may leave.
+	if tr := httptrace.ContextClientTrace(req.Context()); tr != nil {
+		if tr.GetConn != nil {
+			tr.GetConn(req.URL.Host)
+		}
+		if tr.GotConn != nil {
+			tr.GotConn(httptrace.GotConnInfo{})
+		}
+	}
+	out := req.Clone(context.WithoutCancel(req.Context()))
+	out.Body = io.NopCloser(bytes.NewReader(body))
+	type result struct {
+		resp *http.Response
+		err  error
+	}
+	done := make(chan result, 1)
+	go func() {
+		resp, err := h.next.RoundTrip(out) // the server has acted, or never will, once it answers
+		h.add(pair, -1)
+		done <- result{resp, err}
+	}()
+	select {
+	case r := <-done:
+		return r.resp, r.err
+	case <-req.Context().Done():
+		go func() {
+			if r := <-done; r.resp != nil {
+				_ = r.resp.Body.Close()
+			}
+		}()
+		return nil, req.Context().Err()
+	}
+}
+
+func (h *holdingTransport) add(pair [2]int64, n int) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.inflight[pair] += n
+	h.cond.Broadcast()
+}
+
+// wait waits until no POST of pair is in flight.
+func (h *holdingTransport) wait(pair [2]int64) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for h.inflight[pair] > 0 {
+		h.cond.Wait()
 	}
 }

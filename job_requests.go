@@ -248,7 +248,9 @@ func (s *JobRequestsService) Create(ctx context.Context, jobRequest *JobRequestP
 // at or after the call began by the server's clock (see "Settle a write" in
 // the package documentation), with the RequestName, Address, City and Zip
 // sent, and the StartTime, EmployerID, AgentCode, MultiDayJobRequestID and
-// Classification sent when they were set. Give Job Requests an AgentCode of
+// Classification sent when they were set; the StartTime as the server
+// stores it in the Job Request's time zone (02:30 on a spring-forward day
+// is 03:30). Give Job Requests an AgentCode of
 // your own to tell apart two posted alike at once. err must be the create's
 // own error, which records when its call began.
 //
@@ -258,19 +260,18 @@ func (s *JobRequestsService) Settle(ctx context.Context, params *JobRequestParam
 	if e := params.check(true); e != nil {
 		return nil, e
 	}
-	floor, e := s.client.settleFloor(ctx, err)
-	if e != nil {
-		return nil, e
-	}
-	opts := &JobRequestListOptions{UpdatedAfter: floor.Add(-filterMargin), AgentCode: params.AgentCode,
-		MultiDayJobRequestID: params.MultiDayJobRequestID, Classification: params.Classification}
-	return settleIn(s.All(ctx, opts), floor, func(jr *JobRequest) Time { return jr.CreatedAt }, func(jr *JobRequest) bool {
-		return sameText(jr.RequestName, params.RequestName) && sameText(jr.Address, params.Address) &&
-			sameText(jr.City, params.City) && sameText(jr.Zip, params.Zip) &&
-			(params.StartTime.IsZero() || (!jr.StartTime.IsZero() && WallClockOf(jr.StartTime.Time) == params.StartTime)) &&
-			(params.EmployerID == 0 || jr.EmployerID == params.EmployerID) &&
-			(params.AgentCode == "" || jr.AgentCode == params.AgentCode)
-	}, fmt.Sprintf("Job Request %q", params.RequestName))
+	zones := map[string]*time.Location{} // the settle's time zones, each loaded once
+	return settle(ctx, s.client, err, fmt.Sprintf("Job Request %q", params.RequestName), func(floor time.Time) (*JobRequest, bool, error) {
+		opts := &JobRequestListOptions{UpdatedAfter: floor.Add(-filterMargin), AgentCode: params.AgentCode,
+			MultiDayJobRequestID: params.MultiDayJobRequestID, Classification: params.Classification}
+		return settleIn(s.All(ctx, opts), floor, func(jr *JobRequest) Time { return jr.CreatedAt }, func(jr *JobRequest) bool {
+			return sameText(jr.RequestName, params.RequestName) && sameText(jr.Address, params.Address) &&
+				sameText(jr.City, params.City) && sameText(jr.Zip, params.Zip) &&
+				(params.StartTime.IsZero() || startsAt(jr, params.StartTime, zones)) &&
+				(params.EmployerID == 0 || jr.EmployerID == params.EmployerID) &&
+				(params.AgentCode == "" || jr.AgentCode == params.AgentCode)
+		})
+	})
 }
 
 // Update changes the fields of a Job Request that changes sets; at least
@@ -311,4 +312,43 @@ func (s *JobRequestsService) ResendNotifications(ctx context.Context, id int64, 
 // API: POST /job_requests/:id/re_rank_workers
 func (s *JobRequestsService) ReRankWorkers(ctx context.Context, id int64) (*JobRequest, *Response, error) {
 	return call[*JobRequest](ctx, s.client, jobRequests.act(id, "re_rank_workers", nil, idempotent))
+}
+
+// startsAt tells whether jr starts at w as the server stores it: an instant
+// at which clocks in jr's time zone show w, whatever offset the answer
+// wrote it in; for a reading that the spring change of clocks skips
+// (02:30), the instant either offset around the change gives (03:30 or
+// 01:30 by the clocks after it). When jr's zone is unknown to this machine,
+// the start as the offset the answer wrote shows it. zones caches the
+// zones loaded.
+func startsAt(jr *JobRequest, w WallClock, zones map[string]*time.Location) bool {
+	start := jr.StartTime.Time
+	if start.IsZero() {
+		return false
+	}
+	loc, ok := zones[jr.Timezone]
+	if !ok && jr.Timezone != "" {
+		loc, _ = time.LoadLocation(jr.Timezone)
+		zones[jr.Timezone] = loc
+	}
+	if loc == nil {
+		return WallClockOf(start) == w
+	}
+	naive := w.In(time.UTC) // the reading as if in UTC: less an offset, an instant
+	at := w.In(loc)
+	var instants []time.Time // by the offsets in force around w
+	for _, near := range []time.Time{at.Add(-12 * time.Hour), at.Add(12 * time.Hour)} {
+		_, offset := near.Zone()
+		instants = append(instants, naive.Add(-time.Duration(offset)*time.Second))
+	}
+	shown := false // whether the zone's clocks show w at all
+	for _, t := range instants {
+		if WallClockOf(t.In(loc)) == w {
+			shown = true
+			if start.Equal(t) {
+				return true
+			}
+		}
+	}
+	return !shown && (start.Equal(instants[0]) || start.Equal(instants[1]))
 }

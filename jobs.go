@@ -288,8 +288,9 @@ func (s *JobsService) Find(ctx context.Context, jobRequestID, workerID int64) (*
 //	}
 //
 // The Job it returns is the Worker's on the Job Request, made since the
-// call began by the server's clock, and filled or pending: never an older
-// Job of the same Worker (docs/settling.md). A Job the call made that moved
+// call began by the server's clock, and filled, as a create makes it: never
+// an older Job of the same Worker, nor the Worker's own pending application
+// (docs/settling.md). A Job the call made that moved
 // on since (started, cancelled) is not found. err must be the create's own
 // error, which records when its call began.
 //
@@ -298,14 +299,13 @@ func (s *JobsService) Settle(ctx context.Context, create *JobCreate, err error) 
 	if e := create.check(true); e != nil {
 		return nil, e
 	}
-	floor, e := s.client.settleFloor(ctx, err)
-	if e != nil {
-		return nil, e
-	}
-	jobs := s.All(ctx, &JobListOptions{JobRequestID: create.JobRequestID, UpdatedAfter: floor.Add(-filterMargin)})
-	return settleIn(jobs, floor, func(j *Job) Time { return j.CreatedAt }, func(j *Job) bool {
-		return j.WorkerID == create.WorkerID && (j.State == JobFilled || j.State == JobPending)
-	}, fmt.Sprintf("Job of worker %d on job request %d", create.WorkerID, create.JobRequestID))
+	what := fmt.Sprintf("Job of worker %d on job request %d", create.WorkerID, create.JobRequestID)
+	return settle(ctx, s.client, err, what, func(floor time.Time) (*Job, bool, error) {
+		jobs := s.All(ctx, &JobListOptions{JobRequestID: create.JobRequestID, UpdatedAfter: floor.Add(-filterMargin)})
+		return settleIn(jobs, floor, func(j *Job) Time { return j.CreatedAt }, func(j *Job) bool {
+			return j.WorkerID == create.WorkerID && j.State == JobFilled // what a create makes: never an application
+		})
+	})
 }
 
 // Create puts a Worker on a Job Request as a filled Job. Public Pool keys

@@ -126,13 +126,12 @@ func (s *MessagesService) Settle(ctx context.Context, message *MessageCreate, er
 	if e := message.check(true); e != nil {
 		return nil, e
 	}
-	floor, e := s.client.settleFloor(ctx, err)
-	if e != nil {
-		return nil, e
-	}
-	opts := &MessageListOptions{JobID: message.JobID, SenderID: message.SenderID, ReceiverID: message.ReceiverID}
-	return settleIn(s.All(ctx, opts), floor, func(m *Message) Time { return m.CreatedAt }, func(m *Message) bool {
-		return m.JobID == message.JobID && m.SenderID == message.SenderID && m.ReceiverID == message.ReceiverID &&
-			strings.TrimSpace(m.Body) == strings.TrimSpace(message.Body)
-	}, fmt.Sprintf("Message from user %d to user %d about job %d", message.SenderID, message.ReceiverID, message.JobID))
+	what := fmt.Sprintf("Message from user %d to user %d about job %d", message.SenderID, message.ReceiverID, message.JobID)
+	return settle(ctx, s.client, err, what, func(floor time.Time) (*Message, bool, error) {
+		opts := &MessageListOptions{JobID: message.JobID, SenderID: message.SenderID, ReceiverID: message.ReceiverID}
+		return settleIn(s.All(ctx, opts), floor, func(m *Message) Time { return m.CreatedAt }, func(m *Message) bool {
+			return m.JobID == message.JobID && m.SenderID == message.SenderID && m.ReceiverID == message.ReceiverID &&
+				strings.TrimSpace(m.Body) == strings.TrimSpace(message.Body)
+		})
+	})
 }

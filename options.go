@@ -23,7 +23,10 @@ type settings struct {
 	timeouts   Timeouts
 	middleware []func(http.RoundTripper) http.RoundTripper
 
-	retryAfterUnit time.Duration
+	retryAfterUnit   time.Duration
+	settleHorizon    time.Duration
+	settleHorizonSet bool
+	clockTolerance   time.Duration
 }
 
 // DefaultPageWindow is how many pages an iterator keeps in flight at most
@@ -80,7 +83,8 @@ func WithRetry(max int, minWait, maxWait time.Duration) Option {
 //
 // Dial, TLSHandshake, ResponseHeader and IdleConn configure the client's
 // own transport, and do not apply to a transport given with
-// WithHTTPClient (set them on it). BodyStall applies to every answer.
+// WithHTTPClient (set them on it). BodyStall and Body apply to every
+// answer.
 type Timeouts struct {
 	// Dial bounds opening a connection. Default 10s.
 	Dial time.Duration
@@ -98,6 +102,11 @@ type Timeouts struct {
 	// *TransportError whose Err matches os.ErrDeadlineExceeded (a read is
 	// retried). Default 30s.
 	BodyStall time.Duration
+	// Body bounds reading an answer's whole body, from its headers on,
+	// however steadily it arrives: a body read for longer ends the attempt
+	// with a *TransportError whose Err matches os.ErrDeadlineExceeded (a
+	// read is retried). Default 5m.
+	Body time.Duration
 }
 
 // The defaults of Timeouts.
@@ -107,6 +116,7 @@ const (
 	DefaultResponseHeaderTimeout = 60 * time.Second
 	DefaultIdleConnTimeout       = 90 * time.Second
 	DefaultBodyStallTimeout      = 30 * time.Second
+	DefaultBodyTimeout           = 5 * time.Minute
 )
 
 // withDefaults returns t with each zero field set to its default, or an
@@ -117,7 +127,7 @@ func (t Timeouts) withDefaults() (Timeouts, error) {
 		def time.Duration
 	}{{&t.Dial, DefaultDialTimeout}, {&t.TLSHandshake, DefaultTLSHandshakeTimeout},
 		{&t.ResponseHeader, DefaultResponseHeaderTimeout}, {&t.IdleConn, DefaultIdleConnTimeout},
-		{&t.BodyStall, DefaultBodyStallTimeout}} {
+		{&t.BodyStall, DefaultBodyStallTimeout}, {&t.Body, DefaultBodyTimeout}} {
 		switch {
 		case *f.d < 0:
 			return t, fmt.Errorf("%w: a timeout must not be negative", ErrConfig)

@@ -160,7 +160,9 @@ func createJobOnce(ctx context.Context, c *workforce.Client, create *workforce.J
 
 func TestFindWhenTheCreateWasNotDone(t *testing.T) {
 	t.Parallel()
-	srv, c := newFake(t)
+	srv := workforcetest.NewServer(t)
+	c, err := srv.Client(workforce.WithRetry(3, time.Millisecond, time.Millisecond), workforce.WithSettleHorizon(0)) // the dropped create ended before the call did
+	require.NoError(t, err)
 	seed := srv.Seed()
 	ctx := context.Background()
 	srv.InjectFault(workforcetest.Fault{Method: http.MethodPost, Path: "/api_v2/jobs/assign", Drop: true})

@@ -22,12 +22,15 @@ type RawRequest struct {
 	// Method is GET, POST, PUT, PATCH or DELETE.
 	Method string
 	// Path is below /api_v2/, such as "jobs/42" or "users/7/tracking":
-	// segments of letters, digits, -._~!$&'()*+,;=@ and percent-escapes
-	// of other printable ASCII characters (not of / \ ? # % or a dot),
-	// separated by single slashes, none "." or "..". Anything else (a
-	// query, a host, an empty segment, a malformed escape) is refused.
+	// segments of letters, digits, -._~!$&'()*+,=:@ (':' not in the
+	// first) and percent-escapes
+	// of other printable ASCII characters (not of / \ ? # % ; or a dot)
+	// and of UTF-8 text, separated by single slashes, none "." or "..".
+	// Anything else (a leading or doubled slash, a ';', a query, a host, a
+	// malformed escape) is refused.
 	Path string
-	// Query holds the query parameters; the token is added by the client.
+	// Query holds the query parameters; the token is added by the client,
+	// and a "token" key is refused.
 	Query url.Values
 	// Body is encoded as JSON when not nil, such as
 	// map[string]any{"job": map[string]any{"worker_id": 7}}.
@@ -75,7 +78,7 @@ func (c *Client) Do(ctx context.Context, r *RawRequest, out any) (*Response, err
 	if err := checkHeader(red, r.Header); err != nil {
 		return nil, err
 	}
-	req := request{method: r.Method, path: strings.TrimPrefix(r.Path, "/"), body: r.Body, key: r.Key, create: r.Create, raw: true,
+	req := request{method: r.Method, path: r.Path, body: r.Body, key: r.Key, create: r.Create, raw: true,
 		header: r.Header}
 	if len(r.Query) > 0 {
 		req.query = r.Query
@@ -92,8 +95,13 @@ func (r *RawRequest) check(out any) error {
 	default:
 		return &ArgumentError{Name: "Method", Reason: fmt.Sprintf("must be GET, POST, PUT, PATCH or DELETE, got %q", r.Method)}
 	}
-	if err := checkPath(strings.TrimPrefix(r.Path, "/")); err != nil {
+	if err := checkPath(r.Path); err != nil {
 		return err
+	}
+	for k := range r.Query {
+		if strings.EqualFold(strings.TrimSpace(k), "token") {
+			return &ArgumentError{Name: "Query", Reason: "must not hold a token: the client adds its own"}
+		}
 	}
 	if out != nil {
 		if v := reflect.ValueOf(out); v.Kind() != reflect.Pointer || v.IsNil() {
@@ -105,18 +113,28 @@ func (r *RawRequest) check(out any) error {
 
 // checkPath refuses a path that is not a clean relative path below
 // /api_v2/: one or more segments separated by single slashes, each made of
-// letters, digits and -._~!$&'()*+,;=@ and of percent-escapes of other
-// printable ASCII characters (not / \ ? # % or a dot, which could smuggle
-// a query, a fragment or a step up), and none "." or "..". Control
-// characters, spaces, non-ASCII text, a malformed escape (%zz, a trailing
-// %), an empty segment, a scheme or a host are refused.
+// letters, digits and -._~!$&'()*+,=:@ (':' not in the first segment,
+// where it reads as a scheme) and of percent-escapes of other
+// printable ASCII characters (not / \ ? # % ; or a dot, which could
+// smuggle a query, a fragment, a matrix parameter or a step up) and of
+// UTF-8 text, and none "." or "..". Control characters, raw spaces and
+// non-ASCII text, ';' (which servers may cut a segment at: "..;"), a
+// malformed escape (%zz, a trailing %, bytes that are not UTF-8), an empty
+// segment (a leading, trailing or doubled slash), a scheme or a host are
+// refused.
 func checkPath(p string) error {
 	if p == "" {
 		return &ArgumentError{Name: "Path", Reason: "is required"}
 	}
-	for _, seg := range strings.Split(p, "/") {
+	for n, seg := range strings.Split(p, "/") {
+		if n == 0 && strings.Contains(seg, ":") {
+			return &ArgumentError{Name: "Path", Reason: fmt.Sprintf("starts with %q: a first segment holding ':' reads as a scheme", seg)}
+		}
+		if escaped, err := url.PathUnescape(seg); err != nil || !utf8.ValidString(escaped) {
+			return &ArgumentError{Name: "Path", Reason: fmt.Sprintf("holds %q: a percent-escape must be two hex digits, and the escapes of a segment UTF-8 text", seg)}
+		}
 		if seg == "" {
-			return &ArgumentError{Name: "Path", Reason: "must be a path below /api_v2/ without empty segments, such as \"jobs/42\": no host, no // and no trailing /"}
+			return &ArgumentError{Name: "Path", Reason: "must be a path below /api_v2/ without empty segments, such as \"jobs/42\": no host, no leading, doubled or trailing /"}
 		}
 		if seg == "." || seg == ".." {
 			return &ArgumentError{Name: "Path", Reason: "must not hold . or .. segments"}
@@ -124,16 +142,16 @@ func checkPath(p string) error {
 		for i := 0; i < len(seg); i++ {
 			b := seg[i]
 			switch {
-			case 'a' <= b && b <= 'z', 'A' <= b && b <= 'Z', '0' <= b && b <= '9', strings.IndexByte("-._~!$&'()*+,;=@", b) >= 0:
+			case 'a' <= b && b <= 'z', 'A' <= b && b <= 'Z', '0' <= b && b <= '9', strings.IndexByte("-._~!$&'()*+,=:@", b) >= 0:
 			case b == '%':
 				d, ok := unhex(seg[i+1:])
-				if !ok || d <= ' ' || d >= 0x7f || strings.IndexByte(`/\?#%.`, d) >= 0 {
-					return &ArgumentError{Name: "Path", Reason: fmt.Sprintf("holds %.3q: a percent-escape must be two hex digits of a printable ASCII character other than / \\ ? # %% and .", seg[i:])}
+				if !ok || d < ' ' || d == 0x7f || strings.IndexByte(`/\?#%.;`, d) >= 0 {
+					return &ArgumentError{Name: "Path", Reason: fmt.Sprintf("holds %.3q: a percent-escape must be two hex digits of a printable character other than / \\ ? # %% ; and ., or of UTF-8 text", seg[i:])}
 				}
 				i += 2
 			default:
 				r, _ := utf8.DecodeRuneInString(seg[i:])
-				return &ArgumentError{Name: "Path", Reason: fmt.Sprintf("holds %q: a path below /api_v2/ holds only letters, digits, -._~!$&'()*+,;=@, percent-escapes and slashes (no query, fragment, scheme, space or control character)", r)}
+				return &ArgumentError{Name: "Path", Reason: fmt.Sprintf("holds %q: a path below /api_v2/ holds only letters, digits, -._~!$&'()*+,=:@, percent-escapes and slashes (no query, fragment, ';', scheme, space or control character)", r)}
 			}
 		}
 	}

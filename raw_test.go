@@ -26,7 +26,7 @@ func TestDoSendsThroughTheRequestPath(t *testing.T) {
 		FutureField string `json:"future_field"`
 	}
 	resp, err := c.Do(context.Background(), &workforce.RawRequest{
-		Method: http.MethodPatch, Path: "/jobs/42", Query: url.Values{"notify": {"false"}},
+		Method: http.MethodPatch, Path: "jobs/42", Query: url.Values{"notify": {"false"}},
 		Body: map[string]any{"state": "cancelled", "new_param": true}, Key: "job",
 	}, &out)
 	require.NoError(t, err)
@@ -92,8 +92,9 @@ func TestDoRefusesMalformedPathsBeforeIO(t *testing.T) {
 		"badges/%zz", "badges/7%", "badges/7%4", "badges/%", // malformed escapes
 		"jobs/%2e%2e/%2e%2e/authenticate", "jobs/%2E%2e/x", "jobs/.%2e/x", "jobs/%2e/x", "jobs/..", "./jobs", // dot-segments, escaped or not
 		"jobs/%2f..%2fauthenticate", "jobs%2F42", "jobs%5C42", "jobs%3Ftoken=x", "jobs%23x", "jobs/%2542", // escapes of / \ ? # %
-		"jobs/%00", "jobs/%0a", "jobs/%7f", "jobs/%20", "jobs/%C3%A9", // escapes of control, space, non-ASCII bytes
-		"jobs//42", "jobs/42/", "/", "//api.example.com/x", // empty segments
+		"jobs/%00", "jobs/%0a", "jobs/%7f", "jobs/%C3", "jobs/%C3%28", "jobs/%FF", // escapes of control characters, bytes that are not UTF-8
+		"jobs//42", "jobs/42/", "/", "//api.example.com/x", "/jobs/42", // empty segments, a leading slash among them
+		"jobs/..;/..;/authenticate", "badges/.;/1", "jobs/..%3b/x", "jobs/..%3B/x", "jobs;x/1", // ';' and its escape (S4, A13)
 		"https://evil.example/x", "https:evil", "mailto:x", // schemes
 		"jobs?token=x", "jobs#frag", `jobs\42`, // query, fragment, backslash
 		"jobs/4\x002", "jobs\n42", "jobs\r\nX-Evil: 1", "jobs\t", "jobs/\x7f", "jobs 42", "jobs/é", // control, space, non-ASCII
@@ -129,10 +130,27 @@ func TestDoSendsCleanPathsAsWritten(t *testing.T) {
 		got = append(got, req.URL.EscapedPath())
 		return httpmock.NewStringResponse(200, `{}`), nil
 	})
-	for _, p := range []string{"jobs", "/jobs/42", "users/7/tracking", "customers/exists", "badges/a.b-c_d~e", "x/%41%3a"} {
+	for _, p := range []string{"jobs", "jobs/42", "users/7/tracking", "customers/exists", "badges/a.b-c_d~e", "x/%41%3a",
+		"users/a:b", "reports/2026-11-24T09:00", "badges/caf%C3%A9", "jobs/a%20b"} { // ':' past the first segment, UTF-8 and space escaped (C10, S4)
 		_, err := c.Do(context.Background(), &workforce.RawRequest{Method: http.MethodGet, Path: p}, nil)
 		require.NoError(t, err, p)
 	}
 	assert.Equal(t, []string{"/api_v2/jobs", "/api_v2/jobs/42", "/api_v2/users/7/tracking", "/api_v2/customers/exists",
-		"/api_v2/badges/a.b-c_d~e", "/api_v2/x/%41%3a"}, got)
+		"/api_v2/badges/a.b-c_d~e", "/api_v2/x/%41%3a", "/api_v2/users/a:b", "/api_v2/reports/2026-11-24T09:00",
+		"/api_v2/badges/caf%C3%A9", "/api_v2/jobs/a%20b"}, got)
+}
+
+// A token in RawRequest.Query would be sent beside the client's own: it is
+// refused before any I/O (S4).
+func TestDoRefusesATokenInTheQuery(t *testing.T) {
+	t.Parallel()
+	c, m := newMock(t)
+	for _, key := range []string{"token", "Token", " token"} {
+		_, err := c.Do(context.Background(), &workforce.RawRequest{Method: http.MethodGet, Path: "jobs", Query: url.Values{key: {"attacker"}}}, nil)
+		var argErr *workforce.ArgumentError
+		if assert.ErrorAs(t, err, &argErr, key) {
+			assert.Equal(t, "Query", argErr.Name)
+		}
+	}
+	assert.Zero(t, m.GetTotalCallCount(), "nothing sent")
 }

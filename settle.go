@@ -2,6 +2,7 @@ package workforce
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"iter"
 	"strings"
@@ -16,44 +17,168 @@ import (
 // in the package documentation, and docs/settling.md for why the bound
 // holds).
 
-// errNotSettled returns the error of a settle that found no record: it
-// matches ErrNotFound, which says the create was not done.
-func errNotSettled(what string) error {
-	return fmt.Errorf("%w: no %s made since the call began: the create was not done", ErrNotFound, what)
+// errNotSettled returns the error of a settle that found no record once
+// the call could no longer be in flight: it matches ErrNotFound, which
+// says the create was not done.
+func errNotSettled(what string, horizon time.Duration) error {
+	return fmt.Errorf("%w: no %s made since the call began, read more than %v after it began: the create was not done",
+		ErrNotFound, what, horizon)
 }
 
-// settleFloor returns the earliest time, by the server's clock, at which
-// the call that failed with callErr could have made its record (see
-// above).
-func (c *Client) settleFloor(ctx context.Context, callErr error) (time.Time, error) {
+// DefaultSettleHorizon is how long after a create's call began a Settle
+// still takes it to be possibly in flight, unless WithSettleHorizon says
+// otherwise (docs/settling.md argues the figure).
+const DefaultSettleHorizon = 2 * time.Minute
+
+// WithSettleHorizon sets how long a server may go on working on a create
+// after its call began (the caller gave up, the server did not): a Settle
+// concludes that the create was not done only from a read begun this long
+// after the call began; earlier it waits, re-reading, within its context.
+// The default is DefaultSettleHorizon; 0 suits a server known to act on a
+// request only while its client waits. d must not be negative.
+func WithSettleHorizon(d time.Duration) Option {
+	return func(s *settings) { s.settleHorizon, s.settleHorizonSet = d, true }
+}
+
+// ErrTooEarly is matched by the error of a Settle whose context ended
+// before it could tell whether the create was done: no record of it yet,
+// but the create may still be running on the server. It matches
+// ErrOutcomeUnknown too; settle it again later (see *UnsettledError).
+var ErrTooEarly = errors.New("workforce: too early to tell whether the create was done")
+
+// An UnsettledError is the error of a Settle that could not tell yet
+// whether the create was done: it found no record the call made, and the
+// call may still be in flight on the server until Until. It matches
+// ErrTooEarly and ErrOutcomeUnknown, and unwraps to why it stopped;
+// it may be passed to a later Settle in place of the create's error.
+type UnsettledError struct {
+	// Started is when the create's call began, by the local clock.
+	Started time.Time
+	// Until is when, by the local clock, a Settle can conclude that the
+	// create was not done: Started plus the settle horizon.
+	Until time.Time
+	// Err is why the Settle stopped: its context's error, or the error of
+	// the read its context ended.
+	Err error
+}
+
+func (e *UnsettledError) Error() string {
+	return fmt.Sprintf("workforce: settle: no record of the create yet, and it may still be in flight on the server until %s (%v after its call began): settle again then: %v",
+		e.Until.Round(0).Format(time.RFC3339), e.Until.Sub(e.Started).Round(time.Millisecond), e.Err)
+}
+
+// Is makes an UnsettledError match ErrTooEarly and ErrOutcomeUnknown.
+func (e *UnsettledError) Is(target error) bool {
+	return target == ErrTooEarly || target == ErrOutcomeUnknown
+}
+
+// Unwrap returns the context's error.
+func (e *UnsettledError) Unwrap() error { return e.Err }
+
+// The waits between a settle's reads while it waits out the horizon.
+const (
+	settleFirstPoll = 50 * time.Millisecond
+	settleMaxPoll   = 5 * time.Second
+)
+
+// elapsedSince returns how long has passed since start: the larger of the
+// monotonic and the wall-clock readings, so that a machine suspended
+// meanwhile (whose monotonic clock may stand still) counts the time too.
+func elapsedSince(start, now time.Time) time.Duration {
+	return elapsed(now.Sub(start), now.Round(0).Sub(start.Round(0)))
+}
+
+// elapsed returns the larger of a monotonic and a wall-clock reading of
+// the same span.
+func elapsed(monotonic, wall time.Duration) time.Duration { return max(monotonic, wall) }
+
+// settle settles the create that failed with callErr: find reads the
+// records made at or after a floor (see settleFloor) and answers the
+// call's, or ok false. Until the horizon has passed since the call began
+// it reads again and again, within ctx; after, finding none answers an
+// error matching ErrNotFound naming what.
+func settle[T any](ctx context.Context, c *Client, callErr error, what string, find func(floor time.Time) (T, bool, error)) (T, error) {
+	var zero T
 	if err := c.ready(); err != nil {
-		return time.Time{}, err
+		return zero, err
 	}
 	if ctx == nil {
-		return time.Time{}, errNilContext()
+		return zero, errNilContext()
 	}
 	started, ok := callStarted(callErr)
 	if !ok {
-		return time.Time{}, &ArgumentError{Name: "err", Reason: "must be the error of a create, matching ErrOutcomeUnknown: only such a create needs settling"}
+		return zero, &ArgumentError{Name: "err", Reason: "must be the error of a create, matching ErrOutcomeUnknown: only such a create needs settling"}
 	}
-	now, coarse, err := c.serverTime(ctx)
+	wait := settleFirstPoll
+	for {
+		readAt := time.Now()
+		floor, err := c.settleFloor(ctx, started)
+		var r T
+		if err == nil {
+			r, ok, err = find(floor)
+		}
+		switch {
+		case err != nil && ctx.Err() != nil:
+			return zero, &UnsettledError{Started: started, Until: started.Add(c.settleHorizon), Err: err}
+		case err != nil:
+			return zero, err
+		case ok:
+			return r, nil
+		}
+		left := c.settleHorizon - elapsedSince(started, readAt)
+		if left <= 0 {
+			return zero, errNotSettled(what, c.settleHorizon)
+		}
+		timer := time.NewTimer(min(wait, left))
+		select {
+		case <-ctx.Done():
+			timer.Stop()
+			return zero, &UnsettledError{Started: started, Until: started.Add(c.settleHorizon), Err: ctx.Err()}
+		case <-timer.C:
+		}
+		wait = min(2*wait, settleMaxPoll)
+	}
+}
+
+// WithClockTolerance sets how far apart the clocks of the API's servers may
+// be: the one that answers GET /info (or its Date header) and the ones that
+// stamp records, for an API served by several nodes or behind a proxy that
+// writes its own Date. A Settle allows that much: records made up to d
+// before the call began then count as made since, which a Settle cannot
+// tell apart from the call's (docs/settling.md). The default, 0, suits
+// one clock. d must not be negative.
+func WithClockTolerance(d time.Duration) Option { return func(s *settings) { s.clockTolerance = d } }
+
+// settleFloor returns the earliest time, by the server's clock, at which
+// the call that began at started could have made its record (see
+// docs/settling.md): the server's time as it wrote it (cut to its
+// precision, so never later than the truth), less the time elapsed since
+// the call began, less the clock tolerance.
+func (c *Client) settleFloor(ctx context.Context, started time.Time) (time.Time, error) {
+	now, _, err := c.serverTime(ctx)
 	if err != nil {
 		return time.Time{}, err
 	}
-	return now.Add(-coarse).Add(-time.Since(started)), nil
+	return now.Add(-elapsedSince(started, time.Now())).Add(-c.clockTolerance), nil
 }
 
 // madeSince tells whether a record stamped t was made at or after floor,
-// allowing for the precision of t: a stamp without a fraction of a second
-// may be cut to the second, one with milliseconds to the millisecond. A
-// record without a stamp was not.
+// allowing for the precision of t's text (a stamp may be cut to it): a
+// second without a fraction, a millisecond with three digits, whether or
+// not they are zeros. A Time not read from text is taken as cut to the
+// second when on one, else to the millisecond. A record without a stamp
+// was not made since.
 func madeSince(t Time, floor time.Time) bool {
 	if t.IsZero() {
 		return false
 	}
-	precision := time.Millisecond
-	if t.Nanosecond() == 0 {
+	precision := t.Precision()
+	switch {
+	case precision > 0:
+	case t.Nanosecond() == 0:
 		precision = time.Second
+	default:
+		precision = time.Millisecond
 	}
 	return t.Add(precision).After(floor)
 }
@@ -64,16 +189,14 @@ func madeSince(t Time, floor time.Time) bool {
 const filterMargin = 2 * time.Second
 
 // settleIn returns the earliest-made record of seq that match accepts and
-// that was made (by made) at or after floor, or an error matching
-// ErrNotFound naming what.
-func settleIn[T listed](seq iter.Seq2[T, error], floor time.Time, made func(T) Time, match func(T) bool, what string) (T, error) {
+// that was made (by made) at or after floor, or ok false.
+func settleIn[T listed](seq iter.Seq2[T, error], floor time.Time, made func(T) Time, match func(T) bool) (_ T, ok bool, _ error) {
 	var found T
 	var foundAt Time
-	ok := false
 	for r, err := range seq {
 		if err != nil {
 			var zero T
-			return zero, err
+			return zero, false, err
 		}
 		at := made(r)
 		if !match(r) || !madeSince(at, floor) {
@@ -83,11 +206,7 @@ func settleIn[T listed](seq iter.Seq2[T, error], floor time.Time, made func(T) T
 			found, foundAt, ok = r, at, true
 		}
 	}
-	if !ok {
-		var zero T
-		return zero, errNotSettled(what)
-	}
-	return found, nil
+	return found, ok, nil
 }
 
 // sameText tells whether two texts are the same once trimmed, in any case.

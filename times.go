@@ -16,14 +16,55 @@ import (
 // zero Time, which means "absent".
 type Time struct {
 	time.Time
+
+	// precision is how finely the text t was read from told the time: a
+	// second when it had no fraction, a millisecond for three digits; 0
+	// for a Time not read from text.
+	precision time.Duration
 }
 
-// MarshalJSON writes t in RFC 3339, or null when zero.
+// Precision returns how finely the text t was read from told the time: a
+// second for a timestamp without a fraction ("…T09:00:05Z", perhaps cut
+// to the second), a millisecond for "…T09:00:05.000Z" (a whole second
+// told to the millisecond), and so on; 0 for a Time not read from text.
+func (t Time) Precision() time.Duration { return t.precision }
+
+// textPrecision returns the precision of an RFC 3339 text: a second with
+// no fraction, else 10^-n s for n digits of it.
+func textPrecision[S string | []byte](s S) time.Duration {
+	i := 0
+	for i < len(s) && s[i] != '.' && s[i] != ',' {
+		i++
+	}
+	if i == len(s) {
+		return time.Second
+	}
+	p := time.Second
+	for i++; i < len(s) && s[i] >= '0' && s[i] <= '9' && p > time.Nanosecond; i++ {
+		p /= 10
+	}
+	return p
+}
+
+// MarshalJSON writes t in RFC 3339, or null when zero: a Time read from
+// text with as many digits of fraction as that text had, so that it reads
+// back the same, precision included.
 func (t Time) MarshalJSON() ([]byte, error) {
 	if t.IsZero() {
 		return []byte("null"), nil
 	}
-	return t.Time.MarshalJSON()
+	b, err := t.Time.MarshalJSON()
+	if err != nil || t.precision <= 0 {
+		return b, err
+	}
+	layout := "2006-01-02T15:04:05"
+	if t.precision < time.Second {
+		layout += "."
+		for p := t.precision; p < time.Second; p *= 10 {
+			layout += "0"
+		}
+	}
+	return t.AppendFormat(b[:0], `"`+layout+`Z07:00"`), nil
 }
 
 // UnmarshalJSON reads an RFC 3339 timestamp, or null or "" for none.
@@ -33,6 +74,7 @@ func (t *Time) UnmarshalJSON(b []byte) error {
 		return nil
 	}
 	if t.Time.UnmarshalJSON(b) == nil { // the common case, without allocating
+		t.precision = textPrecision(b)
 		return nil
 	}
 	s, quoted, err := unquote(b)
@@ -47,7 +89,7 @@ func (t *Time) UnmarshalJSON(b []byte) error {
 	for _, layout := range [...]string{time.RFC3339Nano, "2006-01-02T15:04:05.999999999Z0700",
 		"2006-01-02 15:04:05.999999999Z07:00", "2006-01-02 15:04:05.999999999 -0700"} {
 		if v, err := time.Parse(layout, upper); err == nil {
-			*t = Time{v}
+			*t = Time{Time: v, precision: textPrecision(upper)}
 			return nil
 		}
 	}

@@ -48,7 +48,7 @@ func TestTimeKeepsItsOffset(t *testing.T) {
 	assert.Equal(t, -7*3600, offset)
 	b, err := json.Marshal(s)
 	require.NoError(t, err)
-	assert.Equal(t, `{"at":"2017-09-13T11:34:36.82-07:00"}`, string(b))
+	assert.Equal(t, `{"at":"2017-09-13T11:34:36.820-07:00"}`, string(b))
 }
 
 func TestTimeRefusesGarbage(t *testing.T) {
@@ -113,4 +113,19 @@ func TestWallClock(t *testing.T) {
 	assert.True(t, workforce.WallClock{}.IsZero())
 	assert.Equal(t, "", workforce.WallClock{}.String())
 	assert.Equal(t, "2026-12-02 00:00", workforce.NewWallClock(2026, 12, 1, 24, 0).String())
+}
+
+// A Time read from text writes as many digits of fraction as it read, so
+// that its precision survives a round trip.
+func TestTimeKeepsItsPrecision(t *testing.T) {
+	t.Parallel()
+	for _, text := range []string{`"2017-09-13T11:34:36.820-07:00"`, `"2017-09-13T11:34:36Z"`, `"2017-09-13T11:34:36.000Z"`, `"2017-09-13T11:34:36.123456789Z"`} {
+		var a, b workforce.Time
+		require.NoError(t, json.Unmarshal([]byte(text), &a))
+		out, err := json.Marshal(a)
+		require.NoError(t, err)
+		assert.Equal(t, text, string(out))
+		require.NoError(t, json.Unmarshal(out, &b))
+		assert.Equal(t, a, b)
+	}
 }

@@ -1,12 +1,14 @@
 package workforce
 
 import (
+	"compress/gzip"
 	"context"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"os"
+	"strings"
 	"sync/atomic"
 	"time"
 )
@@ -52,24 +54,65 @@ func newTransport(t Timeouts) http.RoundTripper {
 
 // stallGuard ends the read of an answer's body when nothing arrives for
 // idle: the read fails with a *stallError instead of waiting for the
-// server to close the connection, whatever the caller's context says.
+// server to close the connection, whatever the caller's context says. It
+// watches the bytes as they arrive: it asks for gzip itself and
+// decompresses above the guard (net/http's transparent decompression sits
+// below it, where a steady compressed body can yield nothing decompressed
+// for longer than idle).
 type stallGuard struct {
-	next http.RoundTripper
-	idle time.Duration
+	next  http.RoundTripper
+	idle  time.Duration
+	total time.Duration // the longest a body may take to read, from its headers on (0: no bound)
 }
 
 func (t stallGuard) RoundTrip(req *http.Request) (*http.Response, error) {
 	ctx, cancel := context.WithCancel(req.Context())
-	resp, err := t.next.RoundTrip(req.WithContext(ctx))
+	out := req.WithContext(ctx)
+	askedGzip := req.Header.Get("Accept-Encoding") == "" && req.Header.Get("Range") == "" && req.Method != http.MethodHead
+	if askedGzip {
+		out.Header = req.Header.Clone()
+		out.Header.Set("Accept-Encoding", "gzip")
+	}
+	resp, err := t.next.RoundTrip(out)
 	if err != nil {
 		cancel()
 		return resp, err
 	}
 	g := &guardedBody{body: resp.Body, cancel: cancel, idle: t.idle}
 	g.timer = time.AfterFunc(t.idle, g.stall)
+	if t.total > 0 {
+		g.total = t.total
+		g.deadline = time.AfterFunc(t.total, g.overdue)
+	}
 	resp.Body = g
+	if askedGzip && strings.EqualFold(resp.Header.Get("Content-Encoding"), "gzip") {
+		resp.Body = &gunzipBody{under: g}
+		resp.Header.Del("Content-Encoding")
+		resp.Header.Del("Content-Length")
+		resp.ContentLength, resp.Uncompressed = -1, true
+	}
 	return resp, nil
 }
+
+// A gunzipBody decompresses the guarded body under it, opened at the first
+// read.
+type gunzipBody struct {
+	under io.ReadCloser
+	zr    *gzip.Reader
+	err   error
+}
+
+func (b *gunzipBody) Read(p []byte) (int, error) {
+	if b.zr == nil && b.err == nil {
+		b.zr, b.err = gzip.NewReader(b.under)
+	}
+	if b.err != nil {
+		return 0, b.err
+	}
+	return b.zr.Read(p)
+}
+
+func (b *gunzipBody) Close() error { return b.under.Close() }
 
 // A guardedBody is a body whose read is ended when it stalls.
 type guardedBody struct {
@@ -78,10 +121,19 @@ type guardedBody struct {
 	idle    time.Duration
 	timer   *time.Timer
 	stalled atomic.Bool
+
+	total    time.Duration
+	deadline *time.Timer // nil: no bound on the whole read
+	late     atomic.Bool
 }
 
 func (g *guardedBody) stall() {
 	g.stalled.Store(true)
+	g.cancel()
+}
+
+func (g *guardedBody) overdue() {
+	g.late.Store(true)
 	g.cancel()
 }
 
@@ -90,7 +142,11 @@ func (g *guardedBody) Read(p []byte) (int, error) {
 	if n > 0 && !g.stalled.Load() {
 		g.timer.Reset(g.idle)
 	}
-	if err != nil && err != io.EOF && g.stalled.Load() {
+	switch {
+	case err == nil || err == io.EOF:
+	case g.late.Load():
+		err = &stallError{total: g.total}
+	case g.stalled.Load():
 		err = &stallError{idle: g.idle}
 	}
 	return n, err
@@ -98,16 +154,23 @@ func (g *guardedBody) Read(p []byte) (int, error) {
 
 func (g *guardedBody) Close() error {
 	g.timer.Stop()
+	if g.deadline != nil {
+		g.deadline.Stop()
+	}
 	err := g.body.Close()
 	g.cancel()
 	return err
 }
 
-// A stallError ends the read of a body that received nothing for idle. It
-// is a timeout: it matches os.ErrDeadlineExceeded.
-type stallError struct{ idle time.Duration }
+// A stallError ends the read of a body that received nothing for idle, or
+// that took longer than total to read. It is a timeout: it matches
+// os.ErrDeadlineExceeded.
+type stallError struct{ idle, total time.Duration }
 
 func (e *stallError) Error() string {
+	if e.total > 0 {
+		return fmt.Sprintf("the answer took too long: its body was still arriving after %v", e.total)
+	}
 	return fmt.Sprintf("the answer stalled: nothing arrived for %v", e.idle)
 }
 

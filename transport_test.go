@@ -3,6 +3,7 @@ package workforce_test
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -89,17 +90,39 @@ func TestStalledBodyOfAWriteIsUnknown(t *testing.T) {
 // and send nothing: ResponseHeader ends each attempt.
 func TestStalledHeadersEndInATransportError(t *testing.T) {
 	t.Parallel()
-	srv, calls := hangingServer(t, func(_ http.ResponseWriter, _ *http.Request, _ int64, release <-chan struct{}) {
+	srv, _ := hangingServer(t, func(_ http.ResponseWriter, _ *http.Request, _ int64, release <-chan struct{}) {
 		<-release
 	})
-	c := newHangingClient(t, srv, workforce.Timeouts{ResponseHeader: 50 * time.Millisecond})
-	err := within(t, func() error { _, _, err := c.Jobs.Get(context.Background(), 42); return err })
+	// Attempts are counted by the client (its retries), not by the handler: under load a
+	// timeout can end an attempt before the server has started its handler.
+	var retries atomic.Int64
+	logger := slog.New(countingHandler{msg: "workforce: retrying", n: &retries})
+	c, err := workforce.New(testAPIKey, testSecretKey, workforce.WithBaseURL(srv.URL), workforce.WithLogger(logger),
+		workforce.WithRetry(2, time.Millisecond, time.Millisecond), workforce.WithTimeouts(workforce.Timeouts{ResponseHeader: 50 * time.Millisecond}))
+	require.NoError(t, err)
+	err = within(t, func() error { _, _, err := c.Jobs.Get(context.Background(), 42); return err })
 	var te *workforce.TransportError
 	require.ErrorAs(t, err, &te)
 	var timeout interface{ Timeout() bool }
 	assert.True(t, errors.As(err, &timeout) && timeout.Timeout(), "%v", err)
-	assert.EqualValues(t, 3, calls.Load())
+	assert.EqualValues(t, 2, retries.Load(), "three attempts: a read is retried within its budget")
 }
+
+// countingHandler counts the log records whose message is msg.
+type countingHandler struct {
+	msg string
+	n   *atomic.Int64
+}
+
+func (h countingHandler) Enabled(context.Context, slog.Level) bool { return true }
+func (h countingHandler) Handle(_ context.Context, r slog.Record) error {
+	if r.Message == h.msg {
+		h.n.Add(1)
+	}
+	return nil
+}
+func (h countingHandler) WithAttrs([]slog.Attr) slog.Handler { return h }
+func (h countingHandler) WithGroup(string) slog.Handler      { return h }
 
 func TestTimeoutsMustNotBeNegative(t *testing.T) {
 	t.Parallel()
@@ -111,3 +134,22 @@ func TestTimeoutsMustNotBeNegative(t *testing.T) {
 type discard struct{}
 
 func (discard) Write(p []byte) (int, error) { return len(p), nil }
+
+// A body that trickles in, never stalling, is bounded all the same by
+// Timeouts.Body (A14).
+func TestTricklingBodyEndsInATransportError(t *testing.T) {
+	t.Parallel()
+	srv, calls := hangingServer(t, func(w http.ResponseWriter, _ *http.Request, _ int64, release <-chan struct{}) {
+		w.Header().Set("Content-Length", "100")
+		w.Write([]byte(`{"job": {"id": 42`))
+		w.(http.Flusher).Flush()
+		<-release // a stall guard of an hour never fires: only the whole read's bound can
+	})
+	c := newHangingClient(t, srv, workforce.Timeouts{BodyStall: time.Hour, Body: 50 * time.Millisecond})
+	err := within(t, func() error { _, _, err := c.Jobs.Get(context.Background(), 42); return err })
+	var te *workforce.TransportError
+	require.ErrorAs(t, err, &te)
+	assert.ErrorIs(t, err, os.ErrDeadlineExceeded)
+	assert.Contains(t, err.Error(), "still arriving")
+	assert.EqualValues(t, 3, calls.Load(), "a read is retried within its budget")
+}

@@ -222,21 +222,22 @@ func (s *UsersService) SettleInvite(ctx context.Context, invite *UserInvite, err
 
 // settle finds the User a create or an invite of these values made.
 func (s *UsersService) settle(ctx context.Context, callErr error, typ UserType, first, last, email, phone string) (*User, error) {
-	floor, err := s.client.settleFloor(ctx, callErr)
-	if err != nil {
-		return nil, err
-	}
-	opts := &UserListOptions{Type: typ, UpdatedAfter: floor.Add(-filterMargin)}
 	what := fmt.Sprintf("User with phone %q", phone)
 	if email = strings.TrimSpace(email); email != "" {
-		opts.Email, what = []string{email}, fmt.Sprintf("User with email %q", email)
+		what = fmt.Sprintf("User with email %q", email)
 	}
-	return settleIn(s.All(ctx, opts), floor, userMade, func(u *User) bool {
-		if (email != "" && !sameText(u.Email, email)) || (email == "" && !samePhone(u.Phone, phone)) {
-			return false
+	return settle(ctx, s.client, callErr, what, func(floor time.Time) (*User, bool, error) {
+		opts := &UserListOptions{Type: typ, UpdatedAfter: floor.Add(-filterMargin)}
+		if email != "" {
+			opts.Email = []string{email}
 		}
-		return u.Type == typ && sameText(u.FirstName, first) && sameText(u.LastName, last)
-	}, what)
+		return settleIn(s.All(ctx, opts), floor, userMade, func(u *User) bool {
+			if (email != "" && !sameText(u.Email, email)) || (email == "" && !samePhone(u.Phone, phone)) {
+				return false
+			}
+			return u.Type == typ && sameText(u.FirstName, first) && sameText(u.LastName, last)
+		})
+	})
 }
 
 // Update changes the fields of a User that update sets. Public Pool keys
