@@ -248,19 +248,21 @@ type Stats struct {
 	// panics, LeaseLost the acknowledgments refused because the lease had
 	// gone to another claim (those changes are handed over again).
 	Handled, Failed, LeaseLost int64
-	// Syncs is the syncs completed.
-	Syncs int64
+	// Syncs is the syncs completed, SyncsSkipped those skipped because
+	// another Feed sharing the store was syncing (ErrSyncBusy).
+	Syncs, SyncsSkipped int64
 }
 
 type counters struct {
-	copies, queued, ignored, handled, failed, leaseLost, syncs atomic.Int64
+	copies, queued, ignored, handled, failed, leaseLost, syncs, syncsSkipped atomic.Int64
 }
 
 // Stats answers the counts so far.
 func (f *Feed) Stats() Stats {
 	s := &f.stats
 	return Stats{Copies: s.copies.Load(), Queued: s.queued.Load(), Ignored: s.ignored.Load(),
-		Handled: s.handled.Load(), Failed: s.failed.Load(), LeaseLost: s.leaseLost.Load(), Syncs: s.syncs.Load()}
+		Handled: s.handled.Load(), Failed: s.failed.Load(), LeaseLost: s.leaseLost.Load(), Syncs: s.syncs.Load(),
+		SyncsSkipped: s.syncsSkipped.Load()}
 }
 
 // log logs a failure when a logger is set.

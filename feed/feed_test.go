@@ -224,3 +224,34 @@ func TestAFeedWithoutSecretKeyRefusesDeliveries(t *testing.T) {
 	f.ServeHTTP(w, httptest.NewRequest(http.MethodPost, "/", strings.NewReader(`{"job": {"id": 1}}`)))
 	assert.Equal(t, http.StatusInternalServerError, w.Code)
 }
+
+// lockedStore is a MemoryStore whose sync lock another Feed may hold.
+type lockedStore struct {
+	*feed.MemoryStore
+	held atomic.Bool
+}
+
+func (s *lockedStore) TryLockSync(context.Context) (func(), bool, error) {
+	if !s.held.CompareAndSwap(false, true) {
+		return nil, false, nil
+	}
+	return func() { s.held.Store(false) }, true, nil
+}
+
+func TestASyncLockedByAnotherFeedIsSkipped(t *testing.T) {
+	t.Parallel()
+	store := &lockedStore{MemoryStore: feed.NewMemoryStore()}
+	rec := newRecorder()
+	_, f, _ := setup(t, rec, feed.WithStore(store))
+	ctx := context.Background()
+	store.held.Store(true) // another Feed syncs
+	require.ErrorIs(t, f.Sync(ctx), feed.ErrSyncBusy)
+	wm, err := store.Mark(ctx, "sync/jobs")
+	require.NoError(t, err)
+	assert.True(t, wm.IsZero(), "nothing read")
+	assert.Equal(t, feed.Stats{SyncsSkipped: 1}, f.Stats())
+	store.held.Store(false)
+	require.NoError(t, f.Sync(ctx))
+	assert.False(t, store.held.Load(), "the lock is released after the sync")
+	assert.EqualValues(t, 1, f.Stats().Syncs)
+}

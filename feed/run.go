@@ -59,7 +59,7 @@ func (f *Feed) syncLoop(ctx context.Context) {
 			return
 		case <-t.C:
 		}
-		if err := f.Sync(ctx); err != nil && ctx.Err() == nil {
+		if err := f.Sync(ctx); err != nil && !errors.Is(err, ErrSyncBusy) && ctx.Err() == nil {
 			f.log(ctx, "feed: sync failed", slog.String("error", err.Error()))
 		}
 		t.Reset(f.syncEvery)

@@ -737,3 +737,36 @@ func (s *Store) TxHandler(fn func(ctx context.Context, tx pgx.Tx, c *feed.Change
 		return nil
 	}
 }
+
+// syncLockKey is the advisory lock of the sync, per schema: pairs with
+// hashtext(current_schema()), so that feeds in other schemas of the same
+// database do not share it.
+const syncLockKey = "hashtext('workforce_feed sync'), hashtext(current_schema())"
+
+// TryLockSync implements feed.SyncLocker with a session advisory lock,
+// held on a connection taken from the pool until unlock: one Feed of all
+// those sharing the database (and schema) syncs at a time, and a lock
+// whose instance dies goes with its connection.
+func (s *Store) TryLockSync(ctx context.Context) (unlock func(), ok bool, err error) {
+	conn, err := s.pool.Acquire(ctx)
+	if err != nil {
+		return nil, false, fmt.Errorf("postgres: taking the sync lock: %w", err)
+	}
+	if err := conn.QueryRow(ctx, "SELECT pg_try_advisory_lock("+syncLockKey+")").Scan(&ok); err != nil || !ok {
+		conn.Release()
+		if err != nil {
+			return nil, false, fmt.Errorf("postgres: taking the sync lock: %w", err)
+		}
+		return nil, false, nil
+	}
+	return func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if _, err := conn.Exec(ctx, "SELECT pg_advisory_unlock("+syncLockKey+")"); err != nil {
+			// The lock must not outlive the sync: end its session.
+			_ = conn.Hijack().Close(ctx)
+			return
+		}
+		conn.Release()
+	}, true, nil
+}

@@ -59,3 +59,51 @@ func TestLeasedAtIngest(t *testing.T) {
 	assert.Equal(t, r2, got[0].Resource)
 	assert.Equal(t, 1, got[0].Attempt)
 }
+
+// One instance syncs at a time: the sync lock is refused to a second
+// Store on the same database while the first holds it, and taken again
+// once released, or once its holder's connections end.
+func TestOneSyncAtATime(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := database(t)
+	a, b := store(t, db), store(t, db)
+	var _ feed.SyncLocker = a
+	unlock, ok, err := a.TryLockSync(ctx)
+	require.NoError(t, err)
+	require.True(t, ok)
+	_, ok, err = b.TryLockSync(ctx)
+	require.NoError(t, err)
+	assert.False(t, ok, "a holds it")
+	unlock()
+	unlockB, ok, err := b.TryLockSync(ctx)
+	require.NoError(t, err)
+	require.True(t, ok, "a released it")
+	unlockB()
+
+	// A holder that dies: its pool's connections close.
+	other := database(t) // another schema: another lock
+	c := store(t, other)
+	unlockC, ok, err := c.TryLockSync(ctx)
+	require.NoError(t, err)
+	require.True(t, ok, "schemas have locks of their own")
+	defer unlockC()
+
+	d := store(t, db)
+	unlockD, ok, err := d.TryLockSync(ctx)
+	require.NoError(t, err)
+	require.True(t, ok)
+	defer unlockD() // gives its dead connection back to the pool
+	_, ok, err = a.TryLockSync(ctx)
+	require.NoError(t, err)
+	assert.False(t, ok, "d holds it")
+	// d's instance dies: the session holding the lock ends.
+	_, err = db.Exec(ctx, `SELECT pg_terminate_backend(pid) FROM pg_locks
+		WHERE locktype = 'advisory' AND granted AND pid <> pg_backend_pid()
+		  AND classid = hashtext('workforce_feed sync')::oid AND objid = hashtext(current_schema())::oid`)
+	require.NoError(t, err)
+	unlock, ok, err = a.TryLockSync(ctx)
+	require.NoError(t, err)
+	assert.True(t, ok, "released with d's connection")
+	unlock()
+}
