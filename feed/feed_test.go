@@ -255,3 +255,45 @@ func TestASyncLockedByAnotherFeedIsSkipped(t *testing.T) {
 	assert.False(t, store.held.Load(), "the lock is released after the sync")
 	assert.EqualValues(t, 1, f.Stats().Syncs)
 }
+
+// extendSpy is a MemoryStore that reports the context of each Extend.
+type extendSpy struct {
+	*feed.MemoryStore
+	extends chan error // ctx.Err() of each Extend
+}
+
+func (s *extendSpy) Extend(ctx context.Context, c feed.Claim, lease time.Duration) error {
+	select {
+	case s.extends <- ctx.Err():
+	default:
+	}
+	return s.MemoryStore.Extend(ctx, c, lease)
+}
+
+// A shutdown (Run's ctx ends) waits for the handlers under way, and keeps
+// renewing their leases meanwhile: another Feed sharing the store must
+// not take a change whose handler still runs.
+func TestLeasesAreRenewedWhileAShutdownWaitsForHandlers(t *testing.T) {
+	t.Parallel()
+	store := &extendSpy{MemoryStore: feed.NewMemoryStore(), extends: make(chan error, 1)}
+	in, finish := make(chan struct{}), make(chan struct{})
+	f, err := feed.New(nil, "", func(context.Context, *feed.Change) error {
+		close(in)
+		<-finish
+		return nil
+	}, feed.WithStore(store), feed.WithLease(30*time.Millisecond))
+	require.NoError(t, err)
+	require.NoError(t, f.IngestJob(context.Background(), job(1, "1:filled")))
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- f.Run(ctx) }()
+	<-in
+	cancel()
+	for range 3 { // renewals made after the shutdown began
+		<-store.extends
+	}
+	require.NoError(t, <-store.extends, "a renewal with a live context")
+	close(finish)
+	require.NoError(t, <-done)
+	assert.EqualValues(t, 1, f.Stats().Handled)
+}
