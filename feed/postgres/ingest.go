@@ -39,6 +39,8 @@ func (s *Store) Update(ctx context.Context, r feed.Resource, fn func([]byte) ([]
 	select {
 	case err := <-req.done:
 		return err
+	case <-s.done: // closed: the writers are gone
+		return answered(req.done)
 	case <-ctx.Done(): // the batch may still commit it: the copy is then kept
 		return ctx.Err()
 	}

@@ -274,6 +274,17 @@ func claimArrays(ps []prefetched) (kinds []string, ids, seqs []int64, toks []str
 
 var errClosed = errors.New("postgres: the store is closed")
 
+// answered answers the error sent on done, or errClosed when none was: a
+// request the Store's goroutines left when it closed.
+func answered(done chan error) error {
+	select {
+	case err := <-done:
+		return err
+	default:
+		return errClosed
+	}
+}
+
 // acknowledger deletes the acknowledged changes in batches, one statement
 // and one commit for all the acknowledgments that wait: a group commit.
 func (s *Store) acknowledger() {
@@ -579,6 +590,8 @@ func (s *Store) Ack(ctx context.Context, c feed.Claim) error {
 	select {
 	case err := <-r.done:
 		return err
+	case <-s.done: // closed: the acknowledger is gone
+		return answered(r.done)
 	case <-ctx.Done(): // the batch may still delete it: then it is not handed over again
 		return ctx.Err()
 	}

@@ -2,6 +2,7 @@ package postgres_test
 
 import (
 	"context"
+	"sync"
 	"testing"
 	"time"
 
@@ -10,6 +11,7 @@ import (
 
 	"github.com/workforce-marketplace/workforce-go/feed"
 	"github.com/workforce-marketplace/workforce-go/feed/feedtest"
+	"github.com/workforce-marketplace/workforce-go/feed/postgres"
 )
 
 func TestStore(t *testing.T) {
@@ -106,4 +108,32 @@ func TestOneSyncAtATime(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, ok, "released with d's connection")
 	unlock()
+}
+
+// Close answers every Update and Ack under way (errClosed when its batch
+// did not run): none waits forever.
+func TestCloseStrandsNoUpdate(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := database(t)
+	for round := range 3 {
+		s, err := postgres.New(ctx, db)
+		require.NoError(t, err)
+		var wg sync.WaitGroup
+		for i := range 200 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				_ = s.Update(ctx, feed.Resource{Kind: feed.KindJob, ID: int64(round*1000 + i + 1)}, queue("x"))
+			}()
+		}
+		s.Close()
+		done := make(chan struct{})
+		go func() { wg.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(time.Minute):
+			t.Fatalf("round %d: Updates still blocked a minute after Close", round)
+		}
+	}
 }
