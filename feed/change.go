@@ -87,18 +87,16 @@ func decodeChange(data []byte, attempt int) (*Change, error) {
 	}
 	c := &Change{Kind: w.Kind, ResourceID: w.ID, Seq: w.Seq, TransitionID: w.TransitionID, From: w.From, To: w.To,
 		At: w.At, Source: w.Source, Seen: w.Seen, Attempt: attempt}
+	// The copy is decoded as the SDK decoded it when it was ingested
+	// (workforce.Decode: lenient forms, Raw, IDs filled in from embedded
+	// objects), so that a copy ingested is never refused here; its
+	// warnings were the ingest's to tell.
 	var err error
 	switch w.Kind {
 	case KindJob:
-		c.Job = &workforce.Job{}
-		if err = json.Unmarshal(w.Copy, c.Job); err == nil {
-			c.Job.Raw = w.Copy
-		}
+		_, err = workforce.Decode(w.Copy, &c.Job)
 	case KindJobRequest:
-		c.JobRequest = &workforce.JobRequest{}
-		if err = json.Unmarshal(w.Copy, c.JobRequest); err == nil {
-			c.JobRequest.Raw = w.Copy
-		}
+		_, err = workforce.Decode(w.Copy, &c.JobRequest)
 	default:
 		err = fmt.Errorf("unknown kind %q", w.Kind)
 	}

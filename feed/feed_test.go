@@ -297,3 +297,31 @@ func TestLeasesAreRenewedWhileAShutdownWaitsForHandlers(t *testing.T) {
 	require.NoError(t, <-done)
 	assert.EqualValues(t, 1, f.Stats().Handled)
 }
+
+// A change's copy is decoded as the SDK decodes the API's answers: a real
+// Job (CONTRACT §10: no worker_id, only worker.id) has its WorkerID, and a
+// copy with a value that fits no form of its field (a Warning at ingest)
+// is handed over, not refused at every attempt.
+func TestAChangesCopyIsDecodedAsTheSDKDecodes(t *testing.T) {
+	t.Parallel()
+	rec := newRecorder()
+	f, err := feed.New(nil, "", rec.handle, feed.WithPoll(20*time.Millisecond))
+	require.NoError(t, err)
+	run(t, f)
+	for _, raw := range []string{
+		`{"id":7,"state":"filled","worker":{"id":42,"first_name":"A"},
+			"transitions":[{"id":70,"job_id":7,"name":"filled","created_at":"2017-09-13T17:57:59Z"}]}`,
+		`{"id":8,"state":"filled","worker":{"id":43},"requestor_notes":{"oops":1},
+			"transitions":[{"id":80,"job_id":8,"name":"filled","created_at":"2017-09-13T17:57:59Z"}]}`,
+	} {
+		var j *workforce.Job
+		_, err := workforce.Decode([]byte(raw), &j)
+		require.NoError(t, err)
+		require.NoError(t, f.IngestJob(context.Background(), j))
+	}
+	got := rec.waitN(t, 2)
+	for _, c := range got {
+		assert.Equal(t, c.ResourceID+35, c.Job.WorkerID, "job %d", c.ResourceID)
+	}
+	assert.Zero(t, f.Stats().Failed)
+}
