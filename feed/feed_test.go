@@ -325,3 +325,34 @@ func TestAChangesCopyIsDecodedAsTheSDKDecodes(t *testing.T) {
 	}
 	assert.Zero(t, f.Stats().Failed)
 }
+
+// WithStartFromNow hands over only the changes made from the feed's start:
+// earlier transitions and Job Request states are recorded, so that the
+// first change after the start comes From the state before it.
+func TestStartFromNowHandsOverOnlyLaterChanges(t *testing.T) {
+	t.Parallel()
+	rec := newRecorder()
+	store := feed.NewMemoryStore()
+	f, err := feed.New(nil, "", rec.handle, feed.WithStore(store), feed.WithStartFromNow(), feed.WithPoll(20*time.Millisecond))
+	require.NoError(t, err)
+	run(t, f)
+	ctx := context.Background()
+	before := job(1, "1:filled", "2:in_progress") // March 2026: before the start
+	require.NoError(t, f.IngestJob(ctx, before))
+	require.NoError(t, f.IngestJobRequest(ctx, jobRequest(5, "posted", 0)))
+	start, err := store.Mark(ctx, "start")
+	require.NoError(t, err)
+	require.False(t, start.IsZero(), "the start is kept in the store")
+
+	later := job(1, "1:filled", "2:in_progress")
+	later.Transitions = append([]workforce.Transition{{ID: 3, JobID: 1, Name: "completed",
+		CreatedAt: workforce.Time{Time: start.Add(time.Minute)}}}, later.Transitions...)
+	require.NoError(t, f.IngestJob(ctx, later))
+	jr := jobRequest(5, "filled", 0)
+	jr.UpdatedAt = workforce.Time{Time: start.Add(time.Minute)}
+	require.NoError(t, f.IngestJobRequest(ctx, jr))
+	got := rec.waitN(t, 2)
+	assert.Equal(t, []string{"in_progress>completed"}, of(got, feed.KindJob, 1))
+	assert.Equal(t, []string{"posted>filled"}, of(got, feed.KindJobRequest, 5))
+	assert.EqualValues(t, 2, f.Stats().Queued, "nothing before the start was queued")
+}

@@ -89,6 +89,11 @@ func (f *Feed) syncKind(ctx context.Context, mark string, sync func(wm *time.Tim
 	if err != nil {
 		return fmt.Errorf("feed: reading the watermark %s: %w", mark, err)
 	}
+	if wm.IsZero() {
+		if wm, err = f.start(ctx); err != nil { // WithStartFromNow: from the start
+			return err
+		}
+	}
 	start := wm
 	err = sync(&wm, func(ingest func() error) error {
 		if err := ingest(); errors.Is(err, ErrMalformed) {
