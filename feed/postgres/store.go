@@ -22,6 +22,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -119,9 +120,17 @@ type claimKey struct {
 
 // Open connects to the database dsn names (a URL or key=value string, as
 // pgx reads it) and answers a Store on it, creating its tables when
-// missing. Close closes the connections.
+// missing. Unless dsn sets pool_max_conns, the pool holds up to
+// MinConns connections (see New). Close closes the connections.
 func Open(ctx context.Context, dsn string) (*Store, error) {
-	pool, err := pgxpool.New(ctx, dsn)
+	cfg, err := pgxpool.ParseConfig(dsn)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: %w", err)
+	}
+	if !strings.Contains(dsn, "pool_max_conns") {
+		cfg.MaxConns = max(cfg.MaxConns, MinConns)
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: %w", err)
 	}
@@ -134,8 +143,18 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 	return s, nil
 }
 
+// MinConns is the connections a Store's pool needs beside one for each of
+// its Feed's workers: its writers, acknowledger, claims, notifier and
+// Wake's listener hold up to this many at once, and a TxHandler holds one
+// for the whole of its fn, so that a pool of fewer than MinConns plus the
+// workers lets busy handlers stall every ingest. Open's pool has 16 when
+// the DSN does not say.
+const MinConns = 16
+
 // New answers a Store on pool, creating its tables when missing. Close the
-// Store when done; the pool stays the caller's to close, after that.
+// Store when done; the pool stays the caller's to close, after that. The
+// pool needs MinConns connections plus one for each worker of the Feed
+// (see feed.WithWorkers).
 func New(ctx context.Context, pool *pgxpool.Pool) (*Store, error) {
 	err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
 		// One migration at a time, whatever the instances starting at once.

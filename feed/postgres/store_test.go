@@ -2,6 +2,8 @@ package postgres_test
 
 import (
 	"context"
+	"os"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -136,4 +138,26 @@ func TestCloseStrandsNoUpdate(t *testing.T) {
 			t.Fatalf("round %d: Updates still blocked a minute after Close", round)
 		}
 	}
+}
+
+// Open's pool has room for the Store's own work beside busy TxHandlers
+// (the default pgx pool, 4 on two cores, let 4 workers' TxHandlers stall
+// every ingest), and a DSN that sizes the pool is obeyed.
+func TestOpenSizesThePool(t *testing.T) {
+	t.Parallel()
+	database(t) // skips without a server
+	ctx := context.Background()
+	dsn := os.Getenv(dsnVar)
+	s, err := postgres.Open(ctx, dsn)
+	require.NoError(t, err)
+	defer s.Close()
+	assert.GreaterOrEqual(t, s.Pool().Config().MaxConns, int32(postgres.MinConns))
+	sep := "?"
+	if strings.Contains(dsn, "?") {
+		sep = "&"
+	}
+	s2, err := postgres.Open(ctx, dsn+sep+"pool_max_conns=5")
+	require.NoError(t, err)
+	defer s2.Close()
+	assert.EqualValues(t, 5, s2.Pool().Config().MaxConns)
 }
