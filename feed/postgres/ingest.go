@@ -241,6 +241,10 @@ func (s *Store) tryBatch(ctx context.Context, batch []*updateReq) ([]*updateReq,
 	if len(w.kinds) == 0 {
 		return nil, nil // nothing to write: every update was made on what was read
 	}
+	// A change leased here waits up to a quarter of its lease for a Claim
+	// (older, the Claim renews it), and its Feed counts the lease from the
+	// Claim: leased for a quarter more, it has at least a whole lease left
+	// then, as a change the Claim leases itself.
 	sent := time.Now()
 	rows, err = s.pool.Query(ctx, `
 		WITH w AS (
@@ -266,7 +270,7 @@ func (s *Store) tryBatch(ctx context.Context, batch []*updateReq) ([]*updateReq,
 		)
 		SELECT kind, id, 0::bigint, 0::bigint, false FROM ok
 		UNION ALL SELECT kind, id, seq, n, true FROM q WHERE leased`,
-		w.kinds, w.ids, w.version, w.records, c.kinds, c.ids, c.seqs, c.data, c.lease, tok, lease.Microseconds())
+		w.kinds, w.ids, w.version, w.records, c.kinds, c.ids, c.seqs, c.data, c.lease, tok, (lease + lease/4).Microseconds())
 	if err != nil {
 		s.unreserve(heads)
 		return nil, err

@@ -47,9 +47,14 @@ func TestLeasedAtIngest(t *testing.T) {
 	got, err = b.Claim(ctx, 4, time.Hour)
 	require.NoError(t, err)
 	assert.Empty(t, got, "leased to a at its ingest")
+	// Its lease has a whole lease left when the Claim hands it over (the
+	// Feed counts the lease from its Claim).
+	var left time.Duration
+	require.NoError(t, db.QueryRow(ctx, "SELECT extract(epoch FROM lease_until - now()) * 1e9 FROM workforce_feed_changes").Scan(&left))
 	got, err = a.Claim(ctx, 4, time.Hour)
 	require.NoError(t, err)
 	require.Len(t, got, 1)
+	assert.Greater(t, left, time.Hour, "a whole lease left")
 	assert.Equal(t, "one", string(got[0].Data))
 	assert.Equal(t, 1, got[0].Attempt)
 	require.NoError(t, a.Ack(ctx, got[0]))
