@@ -87,18 +87,16 @@ func decodeChange(data []byte, attempt int) (*Change, error) {
 	}
 	c := &Change{Kind: w.Kind, ResourceID: w.ID, Seq: w.Seq, TransitionID: w.TransitionID, From: w.From, To: w.To,
 		At: w.At, Source: w.Source, Seen: w.Seen, Attempt: attempt}
+	// The copy is decoded as the SDK decoded it when it was ingested
+	// (workforce.Decode: lenient forms, Raw, IDs filled in from embedded
+	// objects), so that a copy ingested is never refused here; its
+	// warnings were the ingest's to tell.
 	var err error
 	switch w.Kind {
 	case KindJob:
-		c.Job = &workforce.Job{}
-		if err = json.Unmarshal(w.Copy, c.Job); err == nil {
-			c.Job.Raw = w.Copy
-		}
+		_, err = workforce.Decode(w.Copy, &c.Job)
 	case KindJobRequest:
-		c.JobRequest = &workforce.JobRequest{}
-		if err = json.Unmarshal(w.Copy, c.JobRequest); err == nil {
-			c.JobRequest.Raw = w.Copy
-		}
+		_, err = workforce.Decode(w.Copy, &c.JobRequest)
 	default:
 		err = fmt.Errorf("unknown kind %q", w.Kind)
 	}
@@ -155,8 +153,9 @@ func history(job *workforce.Job) []workforce.Transition {
 // revealJob answers the changes a copy of a Job reveals beyond rec: its
 // transitions that rec does not know, in time order, each from the state
 // of the transition before it in the copy. It answers the record to keep,
-// or changed false when there is nothing new.
-func revealJob(rec record, job *workforce.Job, src Source, now time.Time) (record, []wireChange, error) {
+// or changed false when there is nothing new. A transition made before
+// horizon is recorded as known and not handed over.
+func revealJob(rec record, job *workforce.Job, src Source, now, horizon time.Time) (record, []wireChange, error) {
 	known := make(map[int64]bool, len(rec.Known))
 	for _, id := range rec.Known {
 		known[id] = true
@@ -165,7 +164,10 @@ func revealJob(rec record, job *workforce.Job, src Source, now time.Time) (recor
 	var doc json.RawMessage
 	from := ""
 	for _, t := range history(job) {
-		if t.ID > 0 && !known[t.ID] {
+		if t.ID > 0 && !known[t.ID] && t.CreatedAt.Before(horizon) {
+			known[t.ID] = true
+			rec.Known = append(rec.Known, t.ID)
+		} else if t.ID > 0 && !known[t.ID] {
 			if doc == nil {
 				var err error
 				if doc, err = copyOf(job.Raw, job); err != nil {
@@ -213,10 +215,10 @@ func jobRequestRank(state string) int {
 // copy is newer than rec when its updated_at is later, or the same and its
 // state further along the Job Request's life (jobRequestRank); an older
 // copy reveals nothing, and a newer one a change when its state differs
-// from the last known.
-func revealJobRequest(rec record, jr *workforce.JobRequest, src Source, now time.Time) (record, []wireChange, bool, error) {
+// from the last known. A copy updated before horizon only sets the record.
+func revealJobRequest(rec record, jr *workforce.JobRequest, src Source, now, horizon time.Time) (record, []wireChange, bool, error) {
 	state, at := string(jr.State), jr.UpdatedAt.UTC()
-	if rec.Seq > 0 {
+	if rec.Seq > 0 || !rec.Updated.IsZero() {
 		switch c := at.Compare(rec.Updated); {
 		case c < 0, c == 0 && jobRequestRank(state) <= jobRequestRank(rec.State):
 			return rec, nil, false, nil // not newer than what is known
@@ -224,6 +226,10 @@ func revealJobRequest(rec record, jr *workforce.JobRequest, src Source, now time
 			rec.Updated = at
 			return rec, nil, true, nil
 		}
+	}
+	if at.Before(horizon) {
+		rec.State, rec.Updated = state, at
+		return rec, nil, true, nil
 	}
 	doc, err := copyOf(jr.Raw, jr)
 	if err != nil {

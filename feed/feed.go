@@ -42,6 +42,10 @@ type Feed struct {
 	logger    *slog.Logger
 	now       func() time.Time
 
+	fromNow   bool // WithStartFromNow
+	startMu   sync.Mutex
+	startedAt time.Time // the stored start, once read
+
 	wakeup  chan struct{}
 	running atomic.Bool
 	syncMu  sync.Mutex // one sync at a time in this Feed
@@ -84,6 +88,14 @@ func WithSyncOptions(o *workforce.SyncOptions) Option { return func(f *Feed) { f
 func WithRetry(minWait, maxWait time.Duration) Option {
 	return func(f *Feed) { f.retryMin, f.retryMax = minWait, maxWait }
 }
+
+// WithStartFromNow makes the feed hand over only the changes made from the
+// time it first ran on its store (kept in the store, so that restarts and
+// the Feeds sharing it agree): Job transitions and Job Request copies of
+// earlier times are recorded, never handed over, and the first sync reads
+// from that time instead of every record. Without it, a new store hands
+// over every change the first sync finds.
+func WithStartFromNow() Option { return func(f *Feed) { f.fromNow = true } }
 
 // WithLogger makes the feed log handler errors, refused deliveries and
 // failures of its own; nothing secret is logged. None by default.
@@ -173,8 +185,16 @@ func (f *Feed) ingestJob(ctx context.Context, job *workforce.Job, src Source) er
 			return fmt.Errorf("%w: job %d has a transition without an id", ErrMalformed, job.ID)
 		}
 	}
+	horizon, err := f.start(ctx)
+	if err != nil {
+		return err
+	}
 	return f.update(ctx, Resource{KindJob, job.ID}, func(rec record) (record, []wireChange, bool, error) {
-		rec, out, err := revealJob(rec, job, src, f.now())
+		n := len(rec.Known)
+		rec, out, err := revealJob(rec, job, src, f.now(), horizon)
+		if len(out) == 0 && len(rec.Known) > n {
+			return rec, nil, true, err // transitions before the start, recorded
+		}
 		return rec, out, len(out) > 0, err
 	})
 }
@@ -186,9 +206,41 @@ func (f *Feed) ingestJobRequest(ctx context.Context, jr *workforce.JobRequest, s
 	case jr.State == "" || jr.UpdatedAt.IsZero():
 		return fmt.Errorf("%w: job request %d has no state or no updated_at", ErrMalformed, jr.ID)
 	}
+	horizon, err := f.start(ctx)
+	if err != nil {
+		return err
+	}
 	return f.update(ctx, Resource{KindJobRequest, jr.ID}, func(rec record) (record, []wireChange, bool, error) {
-		return revealJobRequest(rec, jr, src, f.now())
+		return revealJobRequest(rec, jr, src, f.now(), horizon)
 	})
+}
+
+// markStart is the mark under which WithStartFromNow keeps its start.
+const markStart = "start"
+
+// start answers the time before which changes are not handed over: the
+// zero time, or with WithStartFromNow the start kept in the store (stored
+// now when there is none).
+func (f *Feed) start(ctx context.Context) (time.Time, error) {
+	if !f.fromNow {
+		return time.Time{}, nil
+	}
+	f.startMu.Lock()
+	defer f.startMu.Unlock()
+	if !f.startedAt.IsZero() {
+		return f.startedAt, nil
+	}
+	t, err := f.store.Mark(ctx, markStart)
+	if err == nil && t.IsZero() {
+		if err = f.store.SetMark(ctx, markStart, f.now()); err == nil {
+			t, err = f.store.Mark(ctx, markStart) // a Feed sharing the store may have stored its own
+		}
+	}
+	if err != nil {
+		return time.Time{}, fmt.Errorf("feed: reading the start: %w", err)
+	}
+	f.startedAt = t
+	return t, nil
 }
 
 // update runs reveal on r's record in the store, and wakes the dispatch
@@ -248,19 +300,21 @@ type Stats struct {
 	// panics, LeaseLost the acknowledgments refused because the lease had
 	// gone to another claim (those changes are handed over again).
 	Handled, Failed, LeaseLost int64
-	// Syncs is the syncs completed.
-	Syncs int64
+	// Syncs is the syncs completed, SyncsSkipped those skipped because
+	// another Feed sharing the store was syncing (ErrSyncBusy).
+	Syncs, SyncsSkipped int64
 }
 
 type counters struct {
-	copies, queued, ignored, handled, failed, leaseLost, syncs atomic.Int64
+	copies, queued, ignored, handled, failed, leaseLost, syncs, syncsSkipped atomic.Int64
 }
 
 // Stats answers the counts so far.
 func (f *Feed) Stats() Stats {
 	s := &f.stats
 	return Stats{Copies: s.copies.Load(), Queued: s.queued.Load(), Ignored: s.ignored.Load(),
-		Handled: s.handled.Load(), Failed: s.failed.Load(), LeaseLost: s.leaseLost.Load(), Syncs: s.syncs.Load()}
+		Handled: s.handled.Load(), Failed: s.failed.Load(), LeaseLost: s.leaseLost.Load(), Syncs: s.syncs.Load(),
+		SyncsSkipped: s.syncsSkipped.Load()}
 }
 
 // log logs a failure when a logger is set.

@@ -224,3 +224,135 @@ func TestAFeedWithoutSecretKeyRefusesDeliveries(t *testing.T) {
 	f.ServeHTTP(w, httptest.NewRequest(http.MethodPost, "/", strings.NewReader(`{"job": {"id": 1}}`)))
 	assert.Equal(t, http.StatusInternalServerError, w.Code)
 }
+
+// lockedStore is a MemoryStore whose sync lock another Feed may hold.
+type lockedStore struct {
+	*feed.MemoryStore
+	held atomic.Bool
+}
+
+func (s *lockedStore) TryLockSync(context.Context) (func(), bool, error) {
+	if !s.held.CompareAndSwap(false, true) {
+		return nil, false, nil
+	}
+	return func() { s.held.Store(false) }, true, nil
+}
+
+func TestASyncLockedByAnotherFeedIsSkipped(t *testing.T) {
+	t.Parallel()
+	store := &lockedStore{MemoryStore: feed.NewMemoryStore()}
+	rec := newRecorder()
+	_, f, _ := setup(t, rec, feed.WithStore(store))
+	ctx := context.Background()
+	store.held.Store(true) // another Feed syncs
+	require.ErrorIs(t, f.Sync(ctx), feed.ErrSyncBusy)
+	wm, err := store.Mark(ctx, "sync/jobs")
+	require.NoError(t, err)
+	assert.True(t, wm.IsZero(), "nothing read")
+	assert.Equal(t, feed.Stats{SyncsSkipped: 1}, f.Stats())
+	store.held.Store(false)
+	require.NoError(t, f.Sync(ctx))
+	assert.False(t, store.held.Load(), "the lock is released after the sync")
+	assert.EqualValues(t, 1, f.Stats().Syncs)
+}
+
+// extendSpy is a MemoryStore that reports the context of each Extend.
+type extendSpy struct {
+	*feed.MemoryStore
+	extends chan error // ctx.Err() of each Extend
+}
+
+func (s *extendSpy) Extend(ctx context.Context, c feed.Claim, lease time.Duration) error {
+	select {
+	case s.extends <- ctx.Err():
+	default:
+	}
+	return s.MemoryStore.Extend(ctx, c, lease)
+}
+
+// A shutdown (Run's ctx ends) waits for the handlers under way, and keeps
+// renewing their leases meanwhile: another Feed sharing the store must
+// not take a change whose handler still runs.
+func TestLeasesAreRenewedWhileAShutdownWaitsForHandlers(t *testing.T) {
+	t.Parallel()
+	store := &extendSpy{MemoryStore: feed.NewMemoryStore(), extends: make(chan error, 1)}
+	in, finish := make(chan struct{}), make(chan struct{})
+	f, err := feed.New(nil, "", func(context.Context, *feed.Change) error {
+		close(in)
+		<-finish
+		return nil
+	}, feed.WithStore(store), feed.WithLease(30*time.Millisecond))
+	require.NoError(t, err)
+	require.NoError(t, f.IngestJob(context.Background(), job(1, "1:filled")))
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- f.Run(ctx) }()
+	<-in
+	cancel()
+	for range 3 { // renewals made after the shutdown began
+		<-store.extends
+	}
+	require.NoError(t, <-store.extends, "a renewal with a live context")
+	close(finish)
+	require.NoError(t, <-done)
+	assert.EqualValues(t, 1, f.Stats().Handled)
+}
+
+// A change's copy is decoded as the SDK decodes the API's answers: a real
+// Job (CONTRACT §10: no worker_id, only worker.id) has its WorkerID, and a
+// copy with a value that fits no form of its field (a Warning at ingest)
+// is handed over, not refused at every attempt.
+func TestAChangesCopyIsDecodedAsTheSDKDecodes(t *testing.T) {
+	t.Parallel()
+	rec := newRecorder()
+	f, err := feed.New(nil, "", rec.handle, feed.WithPoll(20*time.Millisecond))
+	require.NoError(t, err)
+	run(t, f)
+	for _, raw := range []string{
+		`{"id":7,"state":"filled","worker":{"id":42,"first_name":"A"},
+			"transitions":[{"id":70,"job_id":7,"name":"filled","created_at":"2017-09-13T17:57:59Z"}]}`,
+		`{"id":8,"state":"filled","worker":{"id":43},"requestor_notes":{"oops":1},
+			"transitions":[{"id":80,"job_id":8,"name":"filled","created_at":"2017-09-13T17:57:59Z"}]}`,
+	} {
+		var j *workforce.Job
+		_, err := workforce.Decode([]byte(raw), &j)
+		require.NoError(t, err)
+		require.NoError(t, f.IngestJob(context.Background(), j))
+	}
+	got := rec.waitN(t, 2)
+	for _, c := range got {
+		assert.Equal(t, c.ResourceID+35, c.Job.WorkerID, "job %d", c.ResourceID)
+	}
+	assert.Zero(t, f.Stats().Failed)
+}
+
+// WithStartFromNow hands over only the changes made from the feed's start:
+// earlier transitions and Job Request states are recorded, so that the
+// first change after the start comes From the state before it.
+func TestStartFromNowHandsOverOnlyLaterChanges(t *testing.T) {
+	t.Parallel()
+	rec := newRecorder()
+	store := feed.NewMemoryStore()
+	f, err := feed.New(nil, "", rec.handle, feed.WithStore(store), feed.WithStartFromNow(), feed.WithPoll(20*time.Millisecond))
+	require.NoError(t, err)
+	run(t, f)
+	ctx := context.Background()
+	before := job(1, "1:filled", "2:in_progress") // March 2026: before the start
+	require.NoError(t, f.IngestJob(ctx, before))
+	require.NoError(t, f.IngestJobRequest(ctx, jobRequest(5, "posted", 0)))
+	start, err := store.Mark(ctx, "start")
+	require.NoError(t, err)
+	require.False(t, start.IsZero(), "the start is kept in the store")
+
+	later := job(1, "1:filled", "2:in_progress")
+	later.Transitions = append([]workforce.Transition{{ID: 3, JobID: 1, Name: "completed",
+		CreatedAt: workforce.Time{Time: start.Add(time.Minute)}}}, later.Transitions...)
+	require.NoError(t, f.IngestJob(ctx, later))
+	jr := jobRequest(5, "filled", 0)
+	jr.UpdatedAt = workforce.Time{Time: start.Add(time.Minute)}
+	require.NoError(t, f.IngestJobRequest(ctx, jr))
+	got := rec.waitN(t, 2)
+	assert.Equal(t, []string{"in_progress>completed"}, of(got, feed.KindJob, 1))
+	assert.Equal(t, []string{"posted>filled"}, of(got, feed.KindJobRequest, 5))
+	assert.EqualValues(t, 2, f.Stats().Queued, "nothing before the start was queued")
+}

@@ -59,7 +59,7 @@ func (f *Feed) syncLoop(ctx context.Context) {
 			return
 		case <-t.C:
 		}
-		if err := f.Sync(ctx); err != nil && ctx.Err() == nil {
+		if err := f.Sync(ctx); err != nil && !errors.Is(err, ErrSyncBusy) && ctx.Err() == nil {
 			f.log(ctx, "feed: sync failed", slog.String("error", err.Error()))
 		}
 		t.Reset(f.syncEvery)
@@ -173,7 +173,8 @@ func (f *Feed) handle(ctx context.Context, c Claim, claimed time.Time, returned 
 }
 
 // call runs the handler, renewing c's lease (last renewed at renewed)
-// every third of it meanwhile; a panic is an error.
+// every third of it until it returns, even once ctx ended; a panic is an
+// error.
 func (f *Feed) call(ctx context.Context, c Claim, ch *Change, renewed time.Time) (err error) {
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
@@ -187,9 +188,14 @@ func (f *Feed) call(ctx context.Context, c Claim, ch *Change, renewed time.Time)
 			case <-stop:
 				return
 			case <-t.C:
-				if err := f.store.Extend(ctx, c, f.lease); err != nil && ctx.Err() == nil {
+				// Renewed until the handler returns, even after ctx ended
+				// (a shutdown waits for it): another Feed must not take the
+				// change meanwhile. Each renewal is bounded by the lease.
+				rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), f.lease)
+				if err := f.store.Extend(rctx, c, f.lease); err != nil {
 					f.log(ctx, "feed: renewing a lease failed", changeAttrs(c, err)...)
 				}
+				cancel()
 				t.Reset(f.lease / 3)
 			}
 		}

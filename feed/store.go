@@ -75,6 +75,17 @@ type Waker interface {
 	Wake(ctx context.Context, wake func()) error
 }
 
+// A SyncLocker is a Store shared between processes that lets one Feed at
+// a time sync from the API (PostgreSQL's advisory lock, say): the others
+// skip their sync meanwhile, since what it ingests and the watermark it
+// advances are theirs too.
+type SyncLocker interface {
+	// TryLockSync takes the store's sync lock when no one holds it, and
+	// answers ok and the func that releases it; ok is false when another
+	// holds it. A lock whose holder dies (its connection ends) is released.
+	TryLockSync(ctx context.Context) (unlock func(), ok bool, err error)
+}
+
 // ErrLeaseLost is matched by the error of Ack or Release when the claim's
 // lease expired and another claim of the same change took it over: the
 // change will be (or was) handed over again.

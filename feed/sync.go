@@ -17,11 +17,18 @@ const (
 // ErrNoClient is answered by Sync when the Feed has no client.
 var ErrNoClient = errors.New("feed: no client to sync with")
 
+// ErrSyncBusy is answered by Sync when another Feed sharing the store (a
+// SyncLocker) is syncing: this one skipped its sync, which the other's
+// makes for both.
+var ErrSyncBusy = errors.New("feed: another Feed sharing the store is syncing")
+
 // Sync reads every Job and Job Request changed since the last sync (every
 // one, the first time) from the API and ingests each copy, then stores the
 // new watermark, so that a sync cut short is done again from the same
 // point. Run calls it on its interval; a caller may too. Syncs of one Feed
-// run one at a time; Feeds sharing a store may sync at once, to no harm.
+// run one at a time. On a store that is a SyncLocker (PostgreSQL), one
+// Feed of all those sharing it syncs at a time: Sync answers ErrSyncBusy,
+// having read nothing, while another does.
 //
 // This is the one place the feed uses the SDK's Sync.
 func (f *Feed) Sync(ctx context.Context) error {
@@ -30,6 +37,17 @@ func (f *Feed) Sync(ctx context.Context) error {
 	}
 	f.syncMu.Lock()
 	defer f.syncMu.Unlock()
+	if l, ok := f.store.(SyncLocker); ok {
+		unlock, ok, err := l.TryLockSync(ctx)
+		switch {
+		case err != nil:
+			return fmt.Errorf("feed: taking the sync lock: %w", err)
+		case !ok:
+			f.stats.syncsSkipped.Add(1)
+			return ErrSyncBusy
+		}
+		defer unlock()
+	}
 	if err := f.syncKind(ctx, markJobs, func(wm *time.Time, yield func(ingest func() error) error) error {
 		for job, err := range f.client.Jobs.Sync(ctx, wm, f.syncOpts) {
 			if err != nil {
@@ -70,6 +88,11 @@ func (f *Feed) syncKind(ctx context.Context, mark string, sync func(wm *time.Tim
 	wm, err := s.Mark(ctx, mark)
 	if err != nil {
 		return fmt.Errorf("feed: reading the watermark %s: %w", mark, err)
+	}
+	if wm.IsZero() {
+		if wm, err = f.start(ctx); err != nil { // WithStartFromNow: from the start
+			return err
+		}
 	}
 	start := wm
 	err = sync(&wm, func(ingest func() error) error {

@@ -22,11 +22,11 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/workforce-marketplace/workforce-go/feed"
@@ -54,6 +54,7 @@ CREATE TABLE IF NOT EXISTS workforce_feed_changes (
 	lease_until timestamptz,
 	PRIMARY KEY (kind, id, seq)
 );
+ALTER TABLE workforce_feed_resources ADD COLUMN IF NOT EXISTS version bigint NOT NULL DEFAULT 0; -- bumped by every write
 CREATE INDEX IF NOT EXISTS workforce_feed_changes_n ON workforce_feed_changes (n);
 CREATE TABLE IF NOT EXISTS workforce_feed_marks (
 	name text        PRIMARY KEY,
@@ -65,11 +66,22 @@ CREATE TABLE IF NOT EXISTS workforce_feed_marks (
 // use.
 type Store struct {
 	pool *pgxpool.Pool
-	own  bool // Close closes pool
+	own  bool   // Close closes pool
+	self string // the payload of this Store's notifications
 
 	mu     sync.Mutex
 	claims map[claimKey]string // the token of each claim this Store made and did not end
 	txAcks map[string]bool     // tokens acknowledged in a handler's transaction
+	// Changes leased to this Store when they were queued (see Update),
+	// oldest first, for the next Claim to hand over.
+	local    []prefetched
+	reserved int           // leases of that kind in writes under way
+	idle     int           // workers the last Claim found idle: n less what it answered
+	lease    time.Duration // the lease of the last Claim
+	claimed  time.Time     // when the last Claim was called
+	queried  time.Time     // when a Claim last asked the database
+	dirty    bool          // changes may have become claimable since then
+	news     int64         // notifications and unleased ingests seen, ever
 
 	updates chan *updateReq // to the writers, which make them in batches
 	acks    chan *ackReq    // to the acknowledger, which deletes them in batches
@@ -79,14 +91,27 @@ type Store struct {
 	closed  sync.Once
 }
 
+// prefetched is a change leased to this Store when it was queued.
+type prefetched struct {
+	c  feed.Claim
+	n  int64     // its place in the order changes were queued in
+	at time.Time // not later than the start of its lease
+}
+
 // ackReq is one acknowledgment waiting for its batch.
 type ackReq struct {
 	c    feed.Claim
 	done chan error
 }
 
-// maxAcks bounds the acknowledgments of one batch.
-const maxAcks = 256
+// maxBatch bounds the updates or acknowledgments of one batch.
+const maxBatch = 256
+
+// recheck is how long a Claim that has changes leased at their ingest to
+// hand over may go without asking the database: changes that become
+// claimable with time (a lease that ended, a retry that fell due) wait at
+// most this long for it (plus the Feed's poll).
+const recheck = 100 * time.Millisecond
 
 type claimKey struct {
 	r   feed.Resource
@@ -95,9 +120,17 @@ type claimKey struct {
 
 // Open connects to the database dsn names (a URL or key=value string, as
 // pgx reads it) and answers a Store on it, creating its tables when
-// missing. Close closes the connections.
+// missing. Unless dsn sets pool_max_conns, the pool holds up to
+// MinConns connections (see New). Close closes the connections.
 func Open(ctx context.Context, dsn string) (*Store, error) {
-	pool, err := pgxpool.New(ctx, dsn)
+	cfg, err := pgxpool.ParseConfig(dsn)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: %w", err)
+	}
+	if !strings.Contains(dsn, "pool_max_conns") {
+		cfg.MaxConns = max(cfg.MaxConns, MinConns)
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: %w", err)
 	}
@@ -110,8 +143,18 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 	return s, nil
 }
 
+// MinConns is the connections a Store's pool needs beside one for each of
+// its Feed's workers: its writers, acknowledger, claims, notifier and
+// Wake's listener hold up to this many at once, and a TxHandler holds one
+// for the whole of its fn, so that a pool of fewer than MinConns plus the
+// workers lets busy handlers stall every ingest. Open's pool has 16 when
+// the DSN does not say.
+const MinConns = 16
+
 // New answers a Store on pool, creating its tables when missing. Close the
-// Store when done; the pool stays the caller's to close, after that.
+// Store when done; the pool stays the caller's to close, after that. The
+// pool needs MinConns connections plus one for each worker of the Feed
+// (see feed.WithWorkers).
 func New(ctx context.Context, pool *pgxpool.Pool) (*Store, error) {
 	err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
 		// One migration at a time, whatever the instances starting at once.
@@ -124,8 +167,8 @@ func New(ctx context.Context, pool *pgxpool.Pool) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("postgres: creating the tables: %w", err)
 	}
-	s := &Store{pool: pool, claims: map[claimKey]string{}, txAcks: map[string]bool{},
-		updates: make(chan *updateReq, maxAcks), acks: make(chan *ackReq, maxAcks), notify: make(chan struct{}, 1),
+	s := &Store{pool: pool, self: token(), claims: map[claimKey]string{}, txAcks: map[string]bool{},
+		updates: make(chan *updateReq, maxBatch), acks: make(chan *ackReq, maxBatch), notify: make(chan struct{}, 1),
 		stop: make(chan struct{}), done: make(chan struct{})}
 	var wg sync.WaitGroup
 	wg.Add(2 + writers)
@@ -138,13 +181,13 @@ func New(ctx context.Context, pool *pgxpool.Pool) (*Store, error) {
 	return s, nil
 }
 
-// notifier sends a NOTIFY on Channel after ingests that queued changes:
-// one for all that committed while the one before was sent. It is not in
-// the ingest's transaction: a transaction that notifies holds a lock of
-// the notification queue through its commit, which would take every
-// ingest's commit (and its wait for the disk) one at a time. It commits
-// without waiting for the disk: a lost notification only delays a wakeup
-// to the next poll.
+// notifier sends a NOTIFY on Channel after ingests that queued changes
+// claimable by every instance: one for all that committed while the one
+// before was sent. It is not in the ingest's transaction: a transaction
+// that notifies holds a lock of the notification queue through its
+// commit, which would take every ingest's commit (and its wait for the
+// disk) one at a time. It commits without waiting for the disk: a lost
+// notification only delays a wakeup to the next poll.
 func (s *Store) notifier() {
 	for {
 		select {
@@ -156,29 +199,110 @@ func (s *Store) notifier() {
 		b := &pgx.Batch{}
 		b.Queue("BEGIN")
 		b.Queue("SET LOCAL synchronous_commit TO OFF")
-		b.Queue("SELECT pg_notify($1, '')", Channel)
+		b.Queue("SELECT pg_notify($1, $2)", Channel, s.self)
 		b.Queue("COMMIT")
 		_ = s.pool.SendBatch(ctx, b).Close() // a failure: the poll covers it
 		cancel()
 	}
 }
 
+// changed records that changes claimable by every instance were queued
+// by this Store, and has the others told.
+func (s *Store) changed() {
+	s.mu.Lock()
+	s.dirty = true
+	s.news++
+	s.mu.Unlock()
+	select {
+	case s.notify <- struct{}{}:
+	default: // one is due already
+	}
+}
+
+// reserve answers the lease of the Feed claiming from this Store, and how
+// many changes an ingest may lease to it (reserved until unreserve or
+// prefetch): as many as it had idle workers at its last Claim, less those
+// leased already, when that Claim was recent (a third of its lease).
+func (s *Store) reserve() (time.Duration, int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.lease <= 0 || time.Since(s.claimed) > s.lease/3 {
+		return s.lease, 0
+	}
+	n := max(s.idle-len(s.local)-s.reserved, 0)
+	s.reserved += n
+	return s.lease, n
+}
+
+// unreserve gives back n leases reserve granted.
+func (s *Store) unreserve(n int) {
+	s.mu.Lock()
+	s.reserved -= n
+	s.mu.Unlock()
+}
+
+// prefetch keeps the changes an ingest leased to this Store for the next
+// Claim, and gives back the reserve of heads leases.
+func (s *Store) prefetch(ps []prefetched, heads int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.reserved -= heads
+	s.local = append(s.local, ps...)
+}
+
 // Pool answers the connection pool.
 func (s *Store) Pool() *pgxpool.Pool { return s.pool }
 
 // Close stops the Store's writers, acknowledger and notifier (after the
-// work under way), and closes the pool when Open made it.
+// work under way), ends the leases of the changes leased to it at their
+// ingest that no Claim handed over (so that every instance may claim them
+// at once), and closes the pool when Open made it.
 func (s *Store) Close() {
 	s.closed.Do(func() {
 		close(s.stop)
 		<-s.done
+		s.mu.Lock()
+		local := s.local
+		s.local = nil
+		s.mu.Unlock()
+		if len(local) > 0 {
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			kinds, ids, seqs, toks := claimArrays(local)
+			tag, err := s.pool.Exec(ctx, `UPDATE workforce_feed_changes c
+				SET lease_token = NULL, lease_until = NULL, attempts = c.attempts - 1
+				FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::text[]) AS a(kind, id, seq, tok)
+				WHERE c.kind = a.kind AND c.id = a.id AND c.seq = a.seq AND c.lease_token = a.tok`, kinds, ids, seqs, toks)
+			if err == nil && tag.RowsAffected() > 0 {
+				_, _ = s.pool.Exec(ctx, "SELECT pg_notify($1, $2)", Channel, s.self)
+			}
+			cancel() // a failure: their leases end on their own
+		}
 		if s.own {
 			s.pool.Close()
 		}
 	})
 }
 
+// claimArrays answers the keys and tokens of ps as arrays, for unnest.
+func claimArrays(ps []prefetched) (kinds []string, ids, seqs []int64, toks []string) {
+	for _, p := range ps {
+		kinds, ids, seqs, toks = append(kinds, string(p.c.Resource.Kind)), append(ids, p.c.Resource.ID), append(seqs, p.c.Seq), append(toks, p.c.Token)
+	}
+	return kinds, ids, seqs, toks
+}
+
 var errClosed = errors.New("postgres: the store is closed")
+
+// answered answers the error sent on done, or errClosed when none was: a
+// request the Store's goroutines left when it closed.
+func answered(done chan error) error {
+	select {
+	case err := <-done:
+		return err
+	default:
+		return errClosed
+	}
+}
 
 // acknowledger deletes the acknowledged changes in batches, one statement
 // and one commit for all the acknowledgments that wait: a group commit.
@@ -192,7 +316,7 @@ func (s *Store) acknowledger() {
 			return
 		}
 	more:
-		for len(batch) < maxAcks {
+		for len(batch) < maxBatch {
 			select {
 			case r := <-s.acks:
 				batch = append(batch, r)
@@ -205,7 +329,8 @@ func (s *Store) acknowledger() {
 }
 
 // ackBatch deletes the changes of batch whose claims still hold them, and
-// answers each request.
+// answers each request. When an acknowledged change's resource has a next
+// change, or news came meanwhile, the next Claim asks the database.
 func (s *Store) ackBatch(batch []*ackReq) {
 	kinds, toks := make([]string, len(batch)), make([]string, len(batch))
 	ids, seqs := make([]int64, len(batch)), make([]int64, len(batch))
@@ -214,26 +339,41 @@ func (s *Store) ackBatch(batch []*ackReq) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
+	s.mu.Lock()
+	news := s.news
+	s.mu.Unlock()
 	rows, err := s.pool.Query(ctx, `DELETE FROM workforce_feed_changes c
 		USING unnest($1::text[], $2::bigint[], $3::bigint[], $4::text[]) AS a(kind, id, seq, tok)
 		WHERE c.kind = a.kind AND c.id = a.id AND c.seq = a.seq AND c.lease_token = a.tok
-		RETURNING c.kind, c.id, c.seq`, kinds, ids, seqs, toks)
+		RETURNING c.kind, c.id, c.seq,
+			EXISTS (SELECT 1 FROM workforce_feed_changes x WHERE x.kind = c.kind AND x.id = c.id AND x.seq > c.seq)`,
+		kinds, ids, seqs, toks)
 	deleted := map[claimKey]bool{}
+	more := false
 	if err == nil {
 		for rows.Next() {
 			var k claimKey
 			var kind string
-			if err = rows.Scan(&kind, &k.r.ID, &k.seq); err != nil {
+			var next bool
+			if err = rows.Scan(&kind, &k.r.ID, &k.seq, &next); err != nil {
 				break
 			}
 			k.r.Kind = feed.Kind(kind)
 			deleted[k] = true
+			more = more || next
 		}
 		rows.Close()
 		if err == nil {
 			err = rows.Err()
 		}
 	}
+	s.mu.Lock()
+	// A change queued after the statement's snapshot was announced after
+	// its commit, so after news was read.
+	if more || s.news != news || err != nil {
+		s.dirty = true
+	}
+	s.mu.Unlock()
 	for _, r := range batch {
 		switch {
 		case err != nil:
@@ -246,197 +386,6 @@ func (s *Store) ackBatch(batch []*ackReq) {
 	}
 }
 
-// Update implements feed.Store. Updates that arrive together are made in
-// one transaction (a group commit: one wait for the disk for all), by one
-// of a few writers: the batch's resource rows are locked in one statement,
-// in the order of (kind, id), created when missing (so that updates of one
-// resource are serialized across instances, and two batches never wait
-// for each other in a cycle), the records are read, fn runs for each
-// update in arrival order, and the writes go with the COMMIT: two round
-// trips a batch.
-func (s *Store) Update(ctx context.Context, r feed.Resource, fn func([]byte) ([]byte, []feed.Queued, error)) error {
-	req := &updateReq{r: r, fn: fn, done: make(chan error, 1)}
-	select {
-	case s.updates <- req:
-	case <-s.stop:
-		return errClosed
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-	select {
-	case err := <-req.done:
-		return err
-	case <-ctx.Done(): // the batch may still commit it: the copy is then kept
-		return ctx.Err()
-	}
-}
-
-// updateReq is one Update waiting for its batch.
-type updateReq struct {
-	r      feed.Resource
-	fn     func([]byte) ([]byte, []feed.Queued, error)
-	done   chan error
-	err    error // fn's
-	queued bool  // fn queued changes
-}
-
-// writers is how many batches of updates may be under way at once.
-const writers = 2
-
-// writer makes the waiting updates in batches until the store closes.
-func (s *Store) writer() {
-	for {
-		var batch []*updateReq
-		select {
-		case r := <-s.updates:
-			batch = append(batch, r)
-		case <-s.stop:
-			return
-		}
-	more:
-		for len(batch) < maxAcks {
-			select {
-			case r := <-s.updates:
-				batch = append(batch, r)
-			default:
-				break more
-			}
-		}
-		err := s.updateBatch(batch)
-		for range 2 { // a deadlock or a serialization failure: the batch again
-			if !retryable(err) {
-				break
-			}
-			err = s.updateBatch(batch)
-		}
-		queued := false
-		for _, r := range batch {
-			switch {
-			case err != nil:
-				r.done <- fmt.Errorf("postgres: %w", err)
-			default:
-				r.done <- r.err
-			}
-		}
-		if err == nil {
-			for _, r := range batch {
-				queued = queued || r.queued
-			}
-		}
-		if queued {
-			select {
-			case s.notify <- struct{}{}:
-			default: // one is due already
-			}
-		}
-	}
-}
-
-// retryable tells whether err is a deadlock or a serialization failure.
-func retryable(err error) bool {
-	var pgErr *pgconn.PgError
-	return errors.As(err, &pgErr) && (pgErr.Code == "40P01" || pgErr.Code == "40001")
-}
-
-// updateBatch makes a batch of updates in one transaction. An error of
-// fn fails only its update (kept in its err); any other fails the batch.
-func (s *Store) updateBatch(batch []*updateReq) error {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	conn, err := s.pool.Acquire(ctx)
-	if err != nil {
-		return err
-	}
-	defer conn.Release()
-	done := false
-	defer func() {
-		if !done { // end the transaction (a broken connection ends it too)
-			_, _ = conn.Exec(ctx, "ROLLBACK")
-		}
-	}()
-	// The resources, each once, in (kind, id) order: the order of the locks.
-	rs := make([]feed.Resource, 0, len(batch))
-	for _, r := range batch {
-		rs = append(rs, r.r)
-	}
-	slices.SortFunc(rs, func(a, b feed.Resource) int {
-		return cmp.Or(cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.ID, b.ID))
-	})
-	rs = slices.Compact(rs)
-	kinds, ids := make([]string, len(rs)), make([]int64, len(rs))
-	for i, r := range rs {
-		kinds[i], ids[i] = string(r.Kind), r.ID
-	}
-	b := &pgx.Batch{}
-	b.Queue("BEGIN")
-	b.Queue(`INSERT INTO workforce_feed_resources (kind, id, record)
-		SELECT kind, id, '' FROM unnest($1::text[], $2::bigint[]) AS r(kind, id) ORDER BY kind, id
-		ON CONFLICT (kind, id) DO UPDATE SET kind = EXCLUDED.kind
-		RETURNING kind, id, record`, kinds, ids)
-	br := conn.SendBatch(ctx, b)
-	records := make(map[feed.Resource][]byte, len(rs))
-	_, err = br.Exec()
-	if err == nil {
-		var rows pgx.Rows
-		if rows, err = br.Query(); err == nil {
-			for rows.Next() {
-				var r feed.Resource
-				var kind string
-				var rec []byte
-				if err = rows.Scan(&kind, &r.ID, &rec); err != nil {
-					break
-				}
-				r.Kind = feed.Kind(kind)
-				records[r] = rec
-			}
-			rows.Close()
-			if err == nil {
-				err = rows.Err()
-			}
-		}
-	}
-	if cerr := br.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return err
-	}
-	// Each update in arrival order, on the record the one before left.
-	changed := map[feed.Resource]bool{}
-	var cKinds []string
-	var cIDs, cSeqs []int64
-	var data [][]byte
-	for _, r := range batch {
-		next, queue, err := r.fn(records[r.r])
-		r.err, r.queued = err, err == nil && len(queue) > 0
-		if err != nil {
-			continue
-		}
-		if next != nil {
-			records[r.r], changed[r.r] = next, true
-		}
-		for _, q := range queue {
-			cKinds, cIDs, cSeqs, data = append(cKinds, string(r.r.Kind)), append(cIDs, r.r.ID), append(cSeqs, q.Seq), append(data, q.Data)
-		}
-	}
-	b = &pgx.Batch{}
-	for _, r := range rs {
-		if changed[r] {
-			b.Queue("UPDATE workforce_feed_resources SET record = $3 WHERE kind = $1 AND id = $2", string(r.Kind), r.ID, records[r])
-		}
-	}
-	if len(data) > 0 {
-		b.Queue(`INSERT INTO workforce_feed_changes (kind, id, seq, data)
-			SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::bytea[])`, cKinds, cIDs, cSeqs, data)
-	}
-	b.Queue("COMMIT")
-	if err := conn.SendBatch(ctx, b).Close(); err != nil {
-		return err
-	}
-	done = true
-	return nil
-}
-
 // token answers a new random claim token.
 func token() string {
 	var b [12]byte
@@ -444,8 +393,131 @@ func token() string {
 	return hex.EncodeToString(b[:])
 }
 
-// Claim implements feed.Store.
+// Claim implements feed.Store. It hands over first the changes leased to
+// this Store at their ingest (see Update), renewing the leases of those
+// that waited a quarter of theirs; it asks the database for more only
+// when they are too few and the database may have more: when this Store's
+// acknowledgments, releases or ingests or the notifications of other
+// instances tell of claimable changes, and every 100 ms (leases end and
+// retries fall due with time alone). So a Claim may answer fewer changes
+// than are ready, for at most 100 ms.
 func (s *Store) Claim(ctx context.Context, n int, lease time.Duration) ([]feed.Claim, error) {
+	now := time.Now()
+	s.mu.Lock()
+	s.lease, s.claimed = lease, now
+	var fresh, stale []prefetched
+	for len(s.local) > 0 && len(fresh)+len(stale) < n {
+		p := s.local[0]
+		s.local = s.local[1:]
+		if now.Sub(p.at) <= lease/4 {
+			fresh = append(fresh, p)
+		} else {
+			stale = append(stale, p)
+		}
+	}
+	if len(s.local) == 0 {
+		s.local = nil // let the array go
+	}
+	local := len(fresh) + len(stale)
+	ask := n > local && (s.dirty || now.Sub(s.queried) >= recheck)
+	if ask {
+		s.dirty, s.queried = false, now
+	}
+	s.mu.Unlock()
+	if len(stale) > 0 {
+		renewed, err := s.renew(ctx, stale, lease)
+		if err != nil {
+			s.mu.Lock()
+			s.local = append(stale, s.local...) // their leases end on their own, or the next Claim renews them
+			s.mu.Unlock()
+			return nil, err
+		}
+		fresh = append(fresh, renewed...)
+	}
+	var got []prefetched
+	if ask {
+		var err error
+		if got, err = s.claim(ctx, n-local, lease); err != nil {
+			s.mu.Lock()
+			s.dirty = true
+			s.local = append(fresh, s.local...)
+			s.mu.Unlock()
+			return nil, err
+		}
+	}
+	got = append(got, fresh...)
+	// RETURNING keeps no order, and leases made at ingest come first:
+	// oldest first again.
+	slices.SortFunc(got, func(a, b prefetched) int { return cmp.Compare(a.n, b.n) })
+	out := make([]feed.Claim, len(got))
+	s.mu.Lock()
+	for i, p := range got {
+		out[i] = p.c
+		s.claims[claimKey{p.c.Resource, p.c.Seq}] = p.c.Token
+	}
+	s.idle = n - len(out)
+	if ask && len(out)-len(fresh) == n-local {
+		s.dirty = true // the database may have more
+	}
+	s.mu.Unlock()
+	return out, nil
+}
+
+// renew renews the leases of ps for lease, and answers those still held.
+func (s *Store) renew(ctx context.Context, ps []prefetched, lease time.Duration) ([]prefetched, error) {
+	kinds, ids, seqs, toks := claimArrays(ps)
+	b := &pgx.Batch{}
+	b.Queue("BEGIN")
+	b.Queue("SET LOCAL synchronous_commit TO OFF")
+	b.Queue(`UPDATE workforce_feed_changes c SET lease_until = now() + $5 * interval '1 microsecond'
+		FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::text[]) AS a(kind, id, seq, tok)
+		WHERE c.kind = a.kind AND c.id = a.id AND c.seq = a.seq AND c.lease_token = a.tok
+		RETURNING c.kind, c.id, c.seq`, kinds, ids, seqs, toks, lease.Microseconds())
+	b.Queue("COMMIT")
+	held := map[claimKey]bool{}
+	err := func() error {
+		br := s.pool.SendBatch(ctx, b)
+		defer br.Close()
+		for range 2 {
+			if _, err := br.Exec(); err != nil {
+				return err
+			}
+		}
+		rows, err := br.Query()
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var k claimKey
+			var kind string
+			if err := rows.Scan(&kind, &k.r.ID, &k.seq); err != nil {
+				rows.Close()
+				return err
+			}
+			k.r.Kind = feed.Kind(kind)
+			held[k] = true
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		_, err = br.Exec() // COMMIT
+		return err
+	}()
+	if err != nil {
+		return nil, fmt.Errorf("postgres: claiming: %w", err)
+	}
+	out := ps[:0]
+	for _, p := range ps {
+		if held[claimKey{p.c.Resource, p.c.Seq}] {
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
+// claim leases up to n claimable changes in the database.
+func (s *Store) claim(ctx context.Context, n int, lease time.Duration) ([]prefetched, error) {
 	tok := token()
 	// The lease is written without waiting for the disk: a claim lost in a
 	// crash of the database is only a change claimable again, which the
@@ -478,19 +550,16 @@ func (s *Store) Claim(ctx context.Context, n int, lease time.Duration) ([]feed.C
 	if err != nil {
 		return nil, fmt.Errorf("postgres: claiming: %w", err)
 	}
-	type row struct {
-		c feed.Claim
-		n int64
-	}
-	var got []row
+	var got []prefetched
 	for rows.Next() {
-		var r row
+		var p prefetched
 		var kind string
-		if err := rows.Scan(&kind, &r.c.Resource.ID, &r.c.Seq, &r.c.Data, &r.c.Attempt, &r.n); err != nil {
+		if err := rows.Scan(&kind, &p.c.Resource.ID, &p.c.Seq, &p.c.Data, &p.c.Attempt, &p.n); err != nil {
+			rows.Close()
 			return nil, fmt.Errorf("postgres: claiming: %w", err)
 		}
-		r.c.Resource.Kind, r.c.Token = feed.Kind(kind), tok
-		got = append(got, r)
+		p.c.Resource.Kind, p.c.Token = feed.Kind(kind), tok
+		got = append(got, p)
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
@@ -499,16 +568,7 @@ func (s *Store) Claim(ctx context.Context, n int, lease time.Duration) ([]feed.C
 	if _, err := br.Exec(); err != nil { // COMMIT
 		return nil, fmt.Errorf("postgres: claiming: %w", err)
 	}
-	// RETURNING keeps no order: oldest first again.
-	slices.SortFunc(got, func(a, b row) int { return cmp.Compare(a.n, b.n) })
-	out := make([]feed.Claim, len(got))
-	s.mu.Lock()
-	for i, r := range got {
-		out[i] = r.c
-		s.claims[claimKey{r.c.Resource, r.c.Seq}] = tok
-	}
-	s.mu.Unlock()
-	return out, nil
+	return got, nil
 }
 
 // lost answers the error of a claim that no longer holds its change.
@@ -549,6 +609,8 @@ func (s *Store) Ack(ctx context.Context, c feed.Claim) error {
 	select {
 	case err := <-r.done:
 		return err
+	case <-s.done: // closed: the acknowledger is gone
+		return answered(r.done)
 	case <-ctx.Done(): // the batch may still delete it: then it is not handed over again
 		return ctx.Err()
 	}
@@ -587,6 +649,9 @@ func (s *Store) Release(ctx context.Context, c feed.Claim, retryAt time.Time) er
 	case tag.RowsAffected() != 1:
 		return lost(c)
 	}
+	s.mu.Lock()
+	s.dirty = true // it may be due already
+	s.mu.Unlock()
 	return nil
 }
 
@@ -612,6 +677,14 @@ func (s *Store) SetMark(ctx context.Context, name string, t time.Time) error {
 		return fmt.Errorf("postgres: storing mark %s: %w", name, err)
 	}
 	return nil
+}
+
+// heard records news from another instance: claimable changes.
+func (s *Store) heard() {
+	s.mu.Lock()
+	s.dirty = true
+	s.news++
+	s.mu.Unlock()
 }
 
 // Wake implements feed.Waker: it LISTENs on Channel on a connection of
@@ -644,11 +717,17 @@ func (s *Store) listen(ctx context.Context, wake func()) error {
 	if _, err := conn.Exec(ctx, "LISTEN "+pgx.Identifier{Channel}.Sanitize()); err != nil {
 		return err
 	}
+	s.heard()
 	wake() // what was queued while no one listened
 	for {
-		if _, err := conn.WaitForNotification(ctx); err != nil {
+		n, err := conn.WaitForNotification(ctx)
+		if err != nil {
 			return err
 		}
+		if n.Payload == s.self {
+			continue // this Store's own: it knew, and its Feed was woken
+		}
+		s.heard()
 		wake()
 	}
 }
@@ -689,4 +768,37 @@ func (s *Store) TxHandler(fn func(ctx context.Context, tx pgx.Tx, c *feed.Change
 		s.mu.Unlock()
 		return nil
 	}
+}
+
+// syncLockKey is the advisory lock of the sync, per schema: pairs with
+// hashtext(current_schema()), so that feeds in other schemas of the same
+// database do not share it.
+const syncLockKey = "hashtext('workforce_feed sync'), hashtext(current_schema())"
+
+// TryLockSync implements feed.SyncLocker with a session advisory lock,
+// held on a connection taken from the pool until unlock: one Feed of all
+// those sharing the database (and schema) syncs at a time, and a lock
+// whose instance dies goes with its connection.
+func (s *Store) TryLockSync(ctx context.Context) (unlock func(), ok bool, err error) {
+	conn, err := s.pool.Acquire(ctx)
+	if err != nil {
+		return nil, false, fmt.Errorf("postgres: taking the sync lock: %w", err)
+	}
+	if err := conn.QueryRow(ctx, "SELECT pg_try_advisory_lock("+syncLockKey+")").Scan(&ok); err != nil || !ok {
+		conn.Release()
+		if err != nil {
+			return nil, false, fmt.Errorf("postgres: taking the sync lock: %w", err)
+		}
+		return nil, false, nil
+	}
+	return func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if _, err := conn.Exec(ctx, "SELECT pg_advisory_unlock("+syncLockKey+")"); err != nil {
+			// The lock must not outlive the sync: end its session.
+			_ = conn.Hijack().Close(ctx)
+			return
+		}
+		conn.Release()
+	}, true, nil
 }

@@ -1,13 +1,168 @@
 package postgres_test
 
 import (
+	"context"
+	"os"
+	"strings"
+	"sync"
 	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/workforce-marketplace/workforce-go/feed"
 	"github.com/workforce-marketplace/workforce-go/feed/feedtest"
+	"github.com/workforce-marketplace/workforce-go/feed/postgres"
 )
 
 func TestStore(t *testing.T) {
 	t.Parallel()
 	feedtest.TestStore(t, func(t *testing.T) feed.Store { return store(t, database(t)) })
+}
+
+// queue answers an Update function that queues one change (Seq 1) of a
+// resource that had none.
+func queue(data string) func([]byte) ([]byte, []feed.Queued, error) {
+	return func([]byte) ([]byte, []feed.Queued, error) {
+		return []byte("r"), []feed.Queued{{Seq: 1, Data: []byte(data)}}, nil
+	}
+}
+
+// A change queued while this Store's Feed has idle workers is leased to it
+// in the ingest's transaction: the next Claim hands it over (with its
+// data, as a first attempt), and no other instance takes it meanwhile.
+// Closed before that Claim, the Store gives it back to every instance at
+// once, not after the lease.
+func TestLeasedAtIngest(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := database(t)
+	a, b := store(t, db), store(t, db)
+	r := feed.Resource{Kind: feed.KindJob, ID: 1}
+	got, err := a.Claim(ctx, 4, time.Hour) // a's Feed has 4 idle workers
+	require.NoError(t, err)
+	require.Empty(t, got)
+	require.NoError(t, a.Update(ctx, r, queue("one")))
+	got, err = b.Claim(ctx, 4, time.Hour)
+	require.NoError(t, err)
+	assert.Empty(t, got, "leased to a at its ingest")
+	// Its lease has a whole lease left when the Claim hands it over (the
+	// Feed counts the lease from its Claim).
+	var left time.Duration
+	require.NoError(t, db.QueryRow(ctx, "SELECT extract(epoch FROM lease_until - now()) * 1e9 FROM workforce_feed_changes").Scan(&left))
+	got, err = a.Claim(ctx, 4, time.Hour)
+	require.NoError(t, err)
+	require.Len(t, got, 1)
+	assert.Greater(t, left, time.Hour, "a whole lease left")
+	assert.Equal(t, "one", string(got[0].Data))
+	assert.Equal(t, 1, got[0].Attempt)
+	require.NoError(t, a.Ack(ctx, got[0]))
+
+	r2 := feed.Resource{Kind: feed.KindJob, ID: 2}
+	require.NoError(t, a.Update(ctx, r2, queue("two")))
+	a.Close()
+	got, err = store(t, db).Claim(ctx, 4, time.Hour)
+	require.NoError(t, err)
+	require.Len(t, got, 1, "given back when a closed")
+	assert.Equal(t, r2, got[0].Resource)
+	assert.Equal(t, 1, got[0].Attempt)
+}
+
+// One instance syncs at a time: the sync lock is refused to a second
+// Store on the same database while the first holds it, and taken again
+// once released, or once its holder's connections end.
+func TestOneSyncAtATime(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := database(t)
+	a, b := store(t, db), store(t, db)
+	var _ feed.SyncLocker = a
+	unlock, ok, err := a.TryLockSync(ctx)
+	require.NoError(t, err)
+	require.True(t, ok)
+	_, ok, err = b.TryLockSync(ctx)
+	require.NoError(t, err)
+	assert.False(t, ok, "a holds it")
+	unlock()
+	unlockB, ok, err := b.TryLockSync(ctx)
+	require.NoError(t, err)
+	require.True(t, ok, "a released it")
+	unlockB()
+
+	// A holder that dies: its pool's connections close.
+	other := database(t) // another schema: another lock
+	c := store(t, other)
+	unlockC, ok, err := c.TryLockSync(ctx)
+	require.NoError(t, err)
+	require.True(t, ok, "schemas have locks of their own")
+	defer unlockC()
+
+	d := store(t, db)
+	unlockD, ok, err := d.TryLockSync(ctx)
+	require.NoError(t, err)
+	require.True(t, ok)
+	defer unlockD() // gives its dead connection back to the pool
+	_, ok, err = a.TryLockSync(ctx)
+	require.NoError(t, err)
+	assert.False(t, ok, "d holds it")
+	// d's instance dies: the session holding the lock ends.
+	_, err = db.Exec(ctx, `SELECT pg_terminate_backend(pid) FROM pg_locks
+		WHERE locktype = 'advisory' AND granted AND pid <> pg_backend_pid()
+		  AND classid = hashtext('workforce_feed sync')::oid AND objid = hashtext(current_schema())::oid`)
+	require.NoError(t, err)
+	unlock, ok, err = a.TryLockSync(ctx)
+	require.NoError(t, err)
+	assert.True(t, ok, "released with d's connection")
+	unlock()
+}
+
+// Close answers every Update and Ack under way (errClosed when its batch
+// did not run): none waits forever.
+func TestCloseStrandsNoUpdate(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := database(t)
+	for round := range 3 {
+		s, err := postgres.New(ctx, db)
+		require.NoError(t, err)
+		var wg sync.WaitGroup
+		for i := range 200 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				_ = s.Update(ctx, feed.Resource{Kind: feed.KindJob, ID: int64(round*1000 + i + 1)}, queue("x"))
+			}()
+		}
+		s.Close()
+		done := make(chan struct{})
+		go func() { wg.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(time.Minute):
+			t.Fatalf("round %d: Updates still blocked a minute after Close", round)
+		}
+	}
+}
+
+// Open's pool has room for the Store's own work beside busy TxHandlers
+// (the default pgx pool, 4 on two cores, let 4 workers' TxHandlers stall
+// every ingest), and a DSN that sizes the pool is obeyed.
+func TestOpenSizesThePool(t *testing.T) {
+	t.Parallel()
+	database(t) // skips without a server
+	ctx := context.Background()
+	dsn := os.Getenv(dsnVar)
+	s, err := postgres.Open(ctx, dsn)
+	require.NoError(t, err)
+	defer s.Close()
+	assert.GreaterOrEqual(t, s.Pool().Config().MaxConns, int32(postgres.MinConns))
+	sep := "?"
+	if strings.Contains(dsn, "?") {
+		sep = "&"
+	}
+	s2, err := postgres.Open(ctx, dsn+sep+"pool_max_conns=5")
+	require.NoError(t, err)
+	defer s2.Close()
+	assert.EqualValues(t, 5, s2.Pool().Config().MaxConns)
 }

@@ -77,6 +77,7 @@ type lease struct {
 	until   time.Time
 	attempt int  // claims in this process, added to the stored attempts
 	acked   bool // acknowledged in a handler's transaction (TxHandler)
+	acking  bool // its delete is in a write under way: not claimable, whatever the lease
 }
 
 // write is a unit of work for the writer: run inside its transaction.
@@ -299,7 +300,7 @@ func (s *Store) Claim(ctx context.Context, n int, leaseFor time.Duration) ([]fee
 	s.mu.Lock()
 	held := 0
 	for _, l := range s.claims {
-		if l.until.After(now) || l.acked {
+		if l.until.After(now) || l.acked || l.acking {
 			held++
 		}
 	}
@@ -325,7 +326,7 @@ func (s *Store) Claim(ctx context.Context, n int, leaseFor time.Duration) ([]fee
 		c.Resource.Kind = feed.Kind(kind)
 		l := s.claims[c.Resource]
 		switch {
-		case l != nil && l.seq == c.Seq && (l.until.After(now) || l.acked):
+		case l != nil && l.seq == c.Seq && (l.until.After(now) || l.acked || l.acking):
 			continue // leased, or acknowledged in a transaction not yet forgotten
 		case l == nil || l.seq != c.Seq:
 			l = &lease{seq: c.Seq}
@@ -365,15 +366,55 @@ func (s *Store) Ack(ctx context.Context, c feed.Claim) error {
 	if err != nil {
 		return err
 	}
-	if err := s.exec(ctx, func(tx *sql.Tx) error { return deleteChange(tx, c) }); err != nil {
-		return err
-	}
+	// The lease is checked again in the write, and held until it ends: a
+	// lease that ran out while the Ack waited for the writer may have gone
+	// to another claim, whose change this Ack must not delete.
+	err = s.exec(ctx, func(tx *sql.Tx) error {
+		if err := s.startAcking(c); err != nil {
+			return err
+		}
+		return deleteChange(tx, c)
+	})
+	s.endAcking(c, err == nil)
+	return err
+}
+
+// startAcking marks c's lease as being acknowledged (no Claim takes its
+// change meanwhile), or answers ErrLeaseLost when c no longer holds it.
+func (s *Store) startAcking(c feed.Claim) error {
 	s.mu.Lock()
-	if l := s.claims[c.Resource]; l != nil && l.token == c.Token {
-		delete(s.claims, c.Resource)
+	defer s.mu.Unlock()
+	l, err := s.holds(c)
+	if err == nil {
+		l.acking = true
 	}
-	s.mu.Unlock()
-	return nil
+	return err
+}
+
+// endAcking ends what startAcking began: the lease is forgotten when the
+// acknowledgment committed, claimable again otherwise.
+func (s *Store) endAcking(c feed.Claim, committed bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if l := s.claims[c.Resource]; l != nil && l.token == c.Token {
+		if committed {
+			delete(s.claims, c.Resource)
+		} else {
+			l.acking = false
+		}
+	}
+}
+
+// callTx calls a TxHandler's fn; a panic is its error (the write's
+// savepoint rolls back, and the feed hands the change over again), since
+// fn runs on the writer's goroutine, where the feed's recover is not.
+func callTx(ctx context.Context, tx *sql.Tx, c *feed.Change, fn func(context.Context, *sql.Tx, *feed.Change) error) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("sqlite: the handler panicked: %v", p)
+		}
+	}()
+	return fn(ctx, tx, c)
 }
 
 // deleteChange removes an acknowledged change.
@@ -470,25 +511,20 @@ func (s *Store) TxHandler(fn func(ctx context.Context, tx *sql.Tx, c *feed.Chang
 			return fmt.Errorf("%w: %s %d #%d is not claimed by this store", feed.ErrLeaseLost, c.Kind, c.ResourceID, c.Seq)
 		}
 		err := s.exec(ctx, func(tx *sql.Tx) error {
-			s.mu.Lock()
-			_, err := s.holds(claim)
-			s.mu.Unlock()
-			if err != nil {
+			if err := s.startAcking(claim); err != nil {
 				return err
 			}
 			if err := deleteChange(tx, claim); err != nil {
 				return err
 			}
-			return fn(ctx, tx, c)
+			return callTx(ctx, tx, c, fn)
 		})
-		if err != nil {
-			return err
-		}
 		s.mu.Lock()
 		if l := s.claims[r]; l != nil && l.token == claim.Token {
-			l.acked = true
+			l.acking = false
+			l.acked = err == nil
 		}
 		s.mu.Unlock()
-		return nil
+		return err
 	}
 }

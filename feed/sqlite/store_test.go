@@ -2,8 +2,13 @@ package sqlite_test
 
 import (
 	"context"
+	"database/sql"
 	"path/filepath"
 	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/workforce-marketplace/workforce-go/feed"
 	"github.com/workforce-marketplace/workforce-go/feed/feedtest"
@@ -27,4 +32,80 @@ func TestStore(t *testing.T) {
 		t.Cleanup(func() { s.Close() })
 		return s
 	})
+}
+
+// queueTwo queues a resource's first two changes.
+func queueTwo([]byte) ([]byte, []feed.Queued, error) {
+	return []byte("r"), []feed.Queued{{Seq: 1, Data: []byte("one")}, {Seq: 2, Data: []byte("two")}}, nil
+}
+
+// An Ack whose lease ran out while it waited for the writer, and whose
+// change was claimed again meanwhile, deletes nothing and answers
+// ErrLeaseLost; the new claim keeps the change, and the resource's next
+// change waits for it.
+func TestAStaleAckDeletesNothing(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := open(t, filepath.Join(t.TempDir(), "feed.db"))
+	t.Cleanup(func() { s.Close() })
+	r := feed.Resource{Kind: feed.KindJob, ID: 1}
+	require.NoError(t, s.Update(ctx, r, queueTwo))
+	old, err := s.Claim(ctx, 1, time.Nanosecond) // its lease runs out at once
+	require.NoError(t, err)
+	require.Len(t, old, 1)
+	gate, entered := make(chan struct{}), make(chan struct{})
+	go func() { // the writer is busy with another resource's ingest
+		_ = s.Update(ctx, feed.Resource{Kind: feed.KindJob, ID: 99}, func([]byte) ([]byte, []feed.Queued, error) {
+			close(entered)
+			<-gate
+			return nil, nil, nil
+		})
+	}()
+	<-entered
+	acked := make(chan error, 1)
+	go func() { acked <- s.Ack(ctx, old[0]) }()
+	time.Sleep(50 * time.Millisecond) // lets the Ack queue its write (the outcome does not depend on it)
+	retaken := make(chan []feed.Claim, 1)
+	go func() {
+		cs, err := s.Claim(ctx, 2, time.Hour)
+		assert.NoError(t, err)
+		retaken <- cs
+	}()
+	time.Sleep(50 * time.Millisecond) // lets the Claim start
+	close(gate)
+	again, ackErr := <-retaken, <-acked
+	if len(again) == 0 {
+		require.NoError(t, ackErr, "the Ack came first")
+		t.Skip("the Ack's write ran before the Claim: not the interleaving under test")
+	}
+	require.Len(t, again, 1)
+	require.EqualValues(t, 1, again[0].Seq)
+	require.ErrorIs(t, ackErr, feed.ErrLeaseLost)
+	next, err := s.Claim(ctx, 2, time.Hour)
+	require.NoError(t, err)
+	assert.Empty(t, next, "seq 2 waits for seq 1")
+	require.NoError(t, s.Ack(ctx, again[0]))
+}
+
+// A TxHandler's fn that panics fails its change (rolled back, handed over
+// again), and neither the process nor the other writes of its batch go
+// with it.
+func TestATxHandlerPanicIsAnError(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := open(t, filepath.Join(t.TempDir(), "feed.db"))
+	t.Cleanup(func() { s.Close() })
+	r := feed.Resource{Kind: feed.KindJob, ID: 1}
+	require.NoError(t, s.Update(ctx, r, queueTwo))
+	cs, err := s.Claim(ctx, 1, time.Hour)
+	require.NoError(t, err)
+	require.Len(t, cs, 1)
+	h := s.TxHandler(func(context.Context, *sql.Tx, *feed.Change) error { panic("boom") })
+	err = h(ctx, &feed.Change{Kind: r.Kind, ResourceID: r.ID, Seq: 1})
+	require.ErrorContains(t, err, "panicked: boom")
+	require.NoError(t, s.Release(ctx, cs[0], time.Time{}))
+	cs, err = s.Claim(ctx, 1, time.Hour)
+	require.NoError(t, err)
+	require.Len(t, cs, 1, "handed over again")
+	assert.EqualValues(t, 1, cs[0].Seq)
 }
