@@ -135,12 +135,12 @@ func syncAll[T synced](ctx context.Context, c *Client, watermark *time.Time, opt
 			floor = floor.Add(-o.LookBack)
 		}
 
-		ctx, cancel := context.WithCancel(ctx)
+		ctx, cancel := context.WithCancelCause(ctx)
 		results := make(chan sliceResult[T])
 		sem := make(chan struct{}, o.Concurrency)
 		pending := 0
 		defer func() { // cancel what is in flight and wait for it
-			cancel()
+			cancel(errIterationOver)
 			for ; pending > 0; pending-- {
 				<-results
 			}
