@@ -343,8 +343,12 @@ func fetchSpan[T synced](ctx context.Context, sp span, b *syncBounds, list slice
 func split[T synced](sp span, items []T, precision time.Duration) []span {
 	width := sp.before.Sub(sp.after)
 	first := oldest(items, time.Time{})
-	if !first.IsZero() && first.After(sp.after.Add(precision)) && sp.before.Sub(first) < width/maxParts {
-		return []span{{after: sp.after, before: first.Add(precision)}, {after: first, before: sp.before}}
+	if cut := first.Add(-twice(precision)); !first.IsZero() && cut.After(sp.after) && first.Add(-precision).Before(sp.before) &&
+		sp.before.Sub(first) < width/maxParts {
+		// Cut two precisions below the pile, so that the part below it (which
+		// overlaps the next by a precision) holds none of it however the
+		// server rounds or bounds the cut: the pile is read once.
+		return []span{{after: sp.after, before: cut.Add(precision)}, {after: cut, before: sp.before}}
 	}
 	n := parts(items, width)
 	// The i-th boundary, width×i/n exactly, without the product: it

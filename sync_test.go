@@ -681,3 +681,102 @@ func TestSyncAgainstAServerIgnoringPage(t *testing.T) {
 		})
 	}
 }
+
+// TestSyncCostOnEveryDistribution counts the requests of a full sync of
+// 5,000 Jobs (100 pages) whose updates are spread evenly, piled up at now
+// (as SeedJobs and any bulk update leave them), changed in bulk in one
+// instant, or spread with IDs that do not grow with time.
+func TestSyncCostOnEveryDistribution(t *testing.T) {
+	t.Parallel()
+	const n = 5000
+	for name, fill := range map[string]func(s *changingStore, rng *rand.Rand){
+		"even": func(s *changingStore, rng *rand.Rand) {
+			for i := range n {
+				s.add(1, s.now.Add(-time.Duration(n-i)*time.Hour))
+			}
+		},
+		"piled at now": func(s *changingStore, rng *rand.Rand) {
+			for i := range n { // half over 90 days, half within the last minute, a tenth at now
+				switch {
+				case i < n/2:
+					s.add(1, s.now.Add(-90*24*time.Hour+time.Duration(i)*90*24*time.Hour/(n/2)))
+				case i < n*9/10:
+					s.add(1, s.now.Add(-time.Minute+time.Duration(i-n/2)*time.Minute/(n*4/10)).Truncate(time.Millisecond))
+				default:
+					s.add(1, s.now)
+				}
+			}
+		},
+		"bulk change in one instant": func(s *changingStore, rng *rand.Rand) {
+			for i := range n {
+				s.add(1, s.now.Add(-time.Duration(n-i)*time.Hour))
+			}
+			at := s.now.Add(-30 * 24 * time.Hour)
+			for range 1500 {
+				s.updated[1+rng.Int64N(n)] = at
+			}
+		},
+		"ids not growing with time": func(s *changingStore, rng *rand.Rand) {
+			for range n {
+				s.add(1, s.now.Add(-time.Duration(rng.Int64N(int64(365*24*time.Hour)))).Truncate(time.Millisecond))
+			}
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			s, srv := newChangingStore(t)
+			fill(s, rand.New(rand.NewPCG(7, 8)))
+			c := s.client(t, srv.URL)
+			var wm time.Time
+			got := syncOnce(t, c, &wm, &workforce.SyncOptions{Precision: time.Millisecond})
+			require.Len(t, got, n)
+			pages := (n + workforce.MaxPerPage - 1) / workforce.MaxPerPage
+			t.Logf("%s: %d requests for %d pages (%.2f×)", name, s.requests, pages, float64(s.requests)/float64(pages))
+		})
+	}
+}
+
+// A server whose clock says 2099 (or went back a year before the
+// watermark) does not move the watermark: the sync stops with
+// ErrServerClock before reading any record, and a Job created since is
+// yielded by the next sync against a sane clock.
+func TestSyncDoesNotTrustAFarServerClock(t *testing.T) {
+	t.Parallel()
+	s, srv := newChangingStore(t)
+	s.now = time.Now().UTC().Truncate(time.Millisecond)
+	s.add(10, s.now.Add(-time.Hour))
+	c := s.client(t, srv.URL)
+	var wm time.Time
+	require.Len(t, syncOnce(t, c, &wm, nil), 10)
+	good := wm
+
+	s.mu.Lock()
+	real := s.now
+	s.now = time.Date(2099, 1, 1, 0, 0, 0, 0, time.UTC)
+	s.requests = 0
+	s.mu.Unlock()
+	var last error
+	for _, err := range c.Jobs.Sync(context.Background(), &wm, nil) {
+		last = err
+	}
+	require.ErrorIs(t, last, workforce.ErrServerClock)
+	assert.Equal(t, good, wm, "the watermark stays")
+	assert.Zero(t, s.requests, "no record is read by a sync that cannot trust the clock")
+
+	far := good.Add(48 * time.Hour) // a watermark set by a clock two days ahead
+	s.mu.Lock()
+	s.now = real.Add(time.Second)
+	s.add(1, s.now)
+	s.mu.Unlock()
+	last = nil
+	for _, err := range c.Jobs.Sync(context.Background(), &far, nil) {
+		last = err
+	}
+	require.ErrorIs(t, last, workforce.ErrServerClock)
+
+	s.mu.Lock()
+	s.now = s.now.Add(time.Minute)
+	s.mu.Unlock()
+	got := syncOnce(t, c, &wm, nil)
+	assert.Equal(t, 1, got[11], "the Job created meanwhile")
+}
