@@ -2,6 +2,7 @@ package workforce
 
 import (
 	"context"
+	"errors"
 	"io"
 	"net/http"
 	"net/url"
@@ -37,6 +38,10 @@ type callState struct {
 	attempts   int  // attempts sent so far
 	lastStatus int  // the status of the last answer an attempt got; 0 for none
 	unknown    bool // an attempt may have reached the server, and no answer says it did nothing
+
+	// abandoned is set by do when the call ended because the iterator that
+	// made it was done with it (errIterationOver): not a failure.
+	abandoned bool
 
 	// wrote is set by the wire (writeTracer) during an attempt that may
 	// have reached the server, and read and cleared by the retry loop
@@ -85,6 +90,18 @@ func (cs *callState) attempted(resp *http.Response, err error) {
 // done without the caller being told.
 func (cs *callState) outcomeUnknown() bool {
 	return cs.write && (cs.unknown || cs.wrote.Load())
+}
+
+// errIterationOver is the cause with which an iterator (All, Sync)
+// cancels the calls it still has in flight once it needs them no more: the
+// loop broke, or the walk ended with pages fetched ahead past the end.
+// Such a call is abandoned, not failed.
+var errIterationOver = errors.New("workforce: the iteration that made the call is over")
+
+// abandonedBy reports whether a call in ctx that failed with err was
+// abandoned by its iterator.
+func abandonedBy(ctx context.Context, err error) bool {
+	return err != nil && ctx.Err() != nil && errors.Is(context.Cause(ctx), errIterationOver)
 }
 
 // callKey holds a request's *callState in its context.

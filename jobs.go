@@ -233,9 +233,13 @@ func (s *JobsService) All(ctx context.Context, opts *JobListOptions) iter.Seq2[*
 // changed close to the watermark may be yielded by two syncs in a row (see
 // SyncOptions.Precision and LookBack): store them by ID.
 //
-// Nothing is skipped, even while Jobs change: docs/SYNC.md argues why. A
-// sync that meets more than a page of Jobs on one timestamp that keep
-// changing while they are read stops with ErrSyncUnstable.
+// Nothing is skipped, even while Jobs change: docs/SYNC.md argues why.
+// Under steady writes the new watermark may stay a few seconds below the
+// server's time (the Jobs changing at the top are the next sync's), or
+// where it was when syncs follow each other within seconds. It ends with
+// ErrServerClock when the server's clock cannot be trusted, and with
+// ErrSyncUnstable only when Jobs keep changing while the server's clock
+// stands still.
 //
 // API: GET /info, then GET /jobs with updated_after and updated_before
 func (s *JobsService) Sync(ctx context.Context, watermark *time.Time, opts *SyncOptions) iter.Seq2[*Job, error] {

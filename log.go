@@ -13,7 +13,8 @@ import (
 // not a success, the warnings of an answer, and a clock that runs ahead.
 
 // logCall writes one line for the call cs: at debug level when it
-// succeeded, else at warn level with the error.
+// succeeded or was abandoned by its iterator, else at warn level with the
+// error.
 func (c *Client) logCall(cs *callState, resp *Response, err error) {
 	if c.logger == nil {
 		return
@@ -21,6 +22,10 @@ func (c *Client) logCall(cs *callState, resp *Response, err error) {
 	attrs := []slog.Attr{slog.String("method", cs.method), slog.String("path", cs.path), slog.Duration("duration", time.Since(cs.start))}
 	if resp != nil {
 		attrs = append(attrs, slog.Int("status", resp.StatusCode), slog.String("request_id", resp.RequestID))
+	}
+	if err != nil && cs.abandoned {
+		c.logger.LogAttrs(cs.ctx, slog.LevelDebug, "workforce: call abandoned: its iterator needed it no more", attrs...)
+		return
 	}
 	if err != nil {
 		attrs = append(attrs, slog.String("error", err.Error()))

@@ -75,10 +75,10 @@ func all[T listed](ctx context.Context, c *Client, start ListOptions, list liste
 			yield(zero, err)
 			return
 		}
-		ctx, cancel := context.WithCancel(ctx)
+		ctx, cancel := context.WithCancelCause(ctx)
 		var wg sync.WaitGroup
 		defer func() {
-			cancel()
+			cancel(errIterationOver)
 			wg.Wait()
 		}()
 		fetch := func(number int) <-chan fetched[T] {

@@ -197,7 +197,7 @@ func TestEarlierTokensStayHidden(t *testing.T) {
 			m.RegisterResponder(http.MethodGet, mockBase+"/api_v2/jobs/1", func(req *http.Request) (*http.Response, error) {
 				arrived <- tokenOf(req)
 				<-release
-				return httpmock.NewStringResponse(500, echo(req)), nil
+				return httpmock.NewStringResponse(422, echo(req)), nil // not 500: a read is retried on 500
 			})
 			errc := make(chan error, 1)
 			go func() {

@@ -100,6 +100,7 @@ func (c *Client) do(ctx context.Context, r request, out any) (*Response, error) 
 		resp.setNextPage(*r.page, reflect.ValueOf(out).Elem().Len())
 	}
 	markStarted(err, cs.start)
+	cs.abandoned = abandonedBy(cs.ctx, err)
 	c.logCall(cs, resp, err)
 	return resp, err
 }

@@ -4,6 +4,8 @@ import (
 	"io"
 	"net/http"
 	"time"
+
+	"github.com/workforce-marketplace/workforce-go/internal/retry"
 )
 
 // send is the retry loop: it sends req, attempt after attempt, until
@@ -43,7 +45,18 @@ func (c *Client) shouldRetry(cs *callState, resp *http.Response, err error) (boo
 	case cs.attempts > c.policy.Retries:
 		return false, "no retries left"
 	}
-	return c.policy.Decide(cs.create, resp, err)
+	return c.policy.Decide(cs.kind(), resp, err)
+}
+
+// kind says what sending the call again could do, for the retry policy.
+func (cs *callState) kind() retry.Kind {
+	switch {
+	case cs.create:
+		return retry.Create
+	case cs.method == http.MethodGet:
+		return retry.Read
+	}
+	return retry.Write
 }
 
 // attempt sends req once, with a fresh body: through the token transport,

@@ -27,7 +27,7 @@ import (
 
 func TestGETIsRetriedOnTransientStatus(t *testing.T) {
 	t.Parallel()
-	for _, status := range []int{429, 502, 503, 504} {
+	for _, status := range []int{429, 500, 502, 503, 504} {
 		t.Run(strconv.Itoa(status), func(t *testing.T) {
 			t.Parallel()
 			c, m := newMock(t)
@@ -40,7 +40,7 @@ func TestGETIsRetriedOnTransientStatus(t *testing.T) {
 
 func TestGETIsNotRetriedOnOtherStatus(t *testing.T) {
 	t.Parallel()
-	for _, status := range []int{400, 403, 404, 422, 500, 501} {
+	for _, status := range []int{400, 403, 404, 422, 501} {
 		t.Run(strconv.Itoa(status), func(t *testing.T) {
 			t.Parallel()
 			c, m := newMock(t)

@@ -27,10 +27,28 @@ type SyncOptions struct {
 }
 
 // ErrSyncUnstable is yielded by a sync when more than a page of records
-// share one timestamp at the top of its window (where records may also
-// enter) and keep changing while they are read, so that no two walks of
-// them agree.
-var ErrSyncUnstable = errors.New("workforce: records sharing one timestamp kept changing during the sync")
+// within a few precisions of the top of its window kept changing while
+// they were read and the server's clock stood still the whole time: with
+// a clock that does not move, no read of them can be known complete.
+// Against a server whose clock moves, a sync always finishes.
+var ErrSyncUnstable = errors.New("workforce: sync: records at the top of the window kept changing while the server's clock stood still")
+
+// ErrServerClock is yielded by a sync, before any request for records,
+// when the server's clock is more than MaxClockSkew ahead of the client's,
+// or before the watermark by more than MaxClockSkew: a watermark set from
+// such a clock would make the next sync skip records. The watermark is
+// left as it was.
+var ErrServerClock = errors.New("workforce: sync: the server's clock is too far from the client's or from the watermark")
+
+// MaxClockSkew is how far the server's clock may be ahead of the client's,
+// or behind the watermark, before a sync refuses to trust it
+// (ErrServerClock).
+const MaxClockSkew = 24 * time.Hour
+
+// ErrServerFilter is yielded by a sync when the server answers records
+// outside the updated_after/updated_before bounds asked for, as a server
+// that ignores them would: the sync stops rather than split forever.
+var ErrServerFilter = errors.New("workforce: sync: the server answered records outside the asked updated_after/updated_before")
 
 func (o *SyncOptions) check() error {
 	switch {
@@ -63,13 +81,49 @@ type span struct {
 	width         time.Duration
 }
 
-// sliceResult is what a worker found in a span: its records, and the spans
-// it must be split into when a page could not hold them.
+// sliceResult is what a worker found in a span: its records, the spans it
+// must be split into when a page could not hold them, and whether the span
+// was left to the next sync (deferred) because records kept entering it.
 type sliceResult[T any] struct {
-	items []T
-	split []span
-	err   error
+	items    []T
+	split    []span
+	deferred *span
+	err      error
 }
+
+// syncBounds is what a worker needs to know of the sync: the precision of
+// the server's timestamps and filters (the overlap of every boundary), that
+// precision widened to the coarseness of the server's clock (margin),
+// floor, below which no record can enter the window while the sync runs,
+// and clock, which reads the server's clock again.
+type syncBounds struct {
+	precision, margin time.Duration
+	floor             time.Time
+	clock             func(context.Context) (time.Time, time.Duration, error)
+}
+
+// slots bounds how many requests a sync keeps in flight: acquire waits for
+// a free slot (false when ctx ends first), release gives it back. It is
+// the one place a sync's concurrency is decided.
+type slots chan struct{}
+
+func newSlots(c *Client, n int) slots {
+	if n == 0 {
+		n = 4 * c.window
+	}
+	return make(slots, n)
+}
+
+func (s slots) acquire(ctx context.Context) bool {
+	select {
+	case s <- struct{}{}:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+func (s slots) release() { <-s }
 
 // syncAll runs an incremental sync; docs/SYNC.md argues why it skips
 // nothing.
@@ -98,49 +152,53 @@ func syncAll[T synced](ctx context.Context, c *Client, watermark *time.Time, opt
 		if o.Precision == 0 {
 			o.Precision = time.Second
 		}
-		if o.Concurrency == 0 {
-			o.Concurrency = 4 * c.window
-		}
 		now, coarse, err := c.serverTime(ctx)
 		if err != nil {
 			yield(zero, err)
 			return
 		}
-		o.Precision = max(o.Precision, coarse) // a clock told in whole seconds
+		if err := checkClock(now, time.Now(), *watermark); err != nil {
+			yield(zero, err)
+			return
+		}
+		margin := max(o.Precision, coarse) // a clock told in whole seconds
 		// The top is frozen: a record that changes from now on gets a later
 		// time and leaves the window. It is the server's time plus the
-		// precision, since that time may be cut to whole seconds: a record
-		// changed just before the sync began is stamped up to a precision
+		// margin, since that time may be cut to whole seconds: a record
+		// changed just before the sync began is stamped up to a second
 		// after the time it says.
-		upper := now.Add(o.Precision)
+		upper := now.Add(margin)
 		var lower time.Time
 		if !watermark.IsZero() {
-			// Two precisions back: the watermark is the last sync's top, a
-			// precision past its utc_time_now, and a record changed during
-			// that sync may be stamped with that very time, which an
-			// exclusive updated_after must still take in.
-			back := o.LookBack + twice(o.Precision)
+			// Two margins back: the watermark is the last sync's top, a
+			// margin past its utc_time_now, and a record changed during that
+			// sync may be stamped with that very time, which an exclusive
+			// updated_after must still take in.
+			back := o.LookBack + twice(margin)
 			if back < o.LookBack { // overflowed: as far back as a Duration goes
 				back = math.MaxInt64
 			}
 			lower = watermark.Add(-back)
 		}
 
-		// Below floor no record can enter the window while the sync runs: one
-		// that changes gets a time past its start (less a precision, for
-		// stamps cut coarser than the clock; less LookBack, for writes that
-		// show late).
-		floor := upper.Add(-twice(o.Precision))
+		// At and below floor no record can enter the window while the sync
+		// runs: one that changes gets a time past its start (less the
+		// precision, for stamps cut coarser than the clock; less LookBack,
+		// for writes that show late); floor is a precision below that, so
+		// that a span ending at floor holds none whether the server's
+		// updated_before is inclusive or not.
+		floor := upper.Add(-twice(margin) - o.Precision)
 		if o.LookBack > 0 {
 			floor = floor.Add(-o.LookBack)
 		}
+		b := &syncBounds{precision: o.Precision, margin: margin, floor: floor, clock: c.serverTime}
 
-		ctx, cancel := context.WithCancel(ctx)
+		ctx, cancel := context.WithCancelCause(ctx)
 		results := make(chan sliceResult[T])
-		sem := make(chan struct{}, o.Concurrency)
+		sem := newSlots(c, o.Concurrency)
 		pending := 0
 		defer func() { // cancel what is in flight and wait for it
-			cancel()
+			cancel(errIterationOver)
 			for ; pending > 0; pending-- {
 				<-results
 			}
@@ -148,19 +206,19 @@ func syncAll[T synced](ctx context.Context, c *Client, watermark *time.Time, opt
 		start := func(sp span) {
 			pending++
 			go func() {
-				select {
-				case sem <- struct{}{}:
-				case <-ctx.Done():
+				if !sem.acquire(ctx) {
 					results <- sliceResult[T]{err: ctx.Err()}
 					return
 				}
-				r := fetchSpan(ctx, sp, o.Precision, floor, list)
-				<-sem
+				r := fetchSpan(ctx, sp, b, list)
+				sem.release()
 				results <- r
 			}()
 		}
 		start(span{after: lower, before: upper})
 		seen := make(map[int64]bool)
+		next := upper
+		deferred := false
 		for pending > 0 {
 			r := <-results
 			pending--
@@ -171,6 +229,12 @@ func syncAll[T synced](ctx context.Context, c *Client, watermark *time.Time, opt
 			for _, sp := range r.split {
 				start(sp)
 			}
+			if r.deferred != nil {
+				deferred = true
+				if r.deferred.after.Before(next) {
+					next = r.deferred.after
+				}
+			}
 			for _, item := range r.items {
 				if id := item.listID(); !seen[id] {
 					seen[id] = true
@@ -180,8 +244,31 @@ func syncAll[T synced](ctx context.Context, c *Client, watermark *time.Time, opt
 				}
 			}
 		}
-		*watermark = upper
+		if deferred && !next.After(*watermark) {
+			// Nothing was gained: unless the server's clock moves, no sync
+			// ever will be.
+			if later, _, err := c.serverTime(ctx); err == nil && !later.After(now) {
+				yield(zero, fmt.Errorf("%w: records from %s to %s, at %s", ErrSyncUnstable,
+					next.Format(time.RFC3339Nano), upper.Format(time.RFC3339Nano), now.Format(time.RFC3339Nano)))
+				return
+			}
+		}
+		if next.After(*watermark) || watermark.IsZero() {
+			*watermark = next
+		}
 	}
+}
+
+// checkClock refuses a server clock, now, more than MaxClockSkew ahead of
+// the client's, local, or behind a (non-zero) watermark.
+func checkClock(now, local, watermark time.Time) error {
+	if now.After(local.Add(MaxClockSkew)) {
+		return fmt.Errorf("%w: the server says %s, the client %s", ErrServerClock, now.Format(time.RFC3339), local.UTC().Format(time.RFC3339))
+	}
+	if !watermark.IsZero() && now.Before(watermark.Add(-MaxClockSkew)) {
+		return fmt.Errorf("%w: the server says %s, before the watermark %s", ErrServerClock, now.Format(time.RFC3339), watermark.Format(time.RFC3339))
+	}
+	return nil
 }
 
 // serverTime returns the server's clock and how coarse it may be: GET
@@ -210,36 +297,58 @@ func (c *Client) serverTime(ctx context.Context) (time.Time, time.Duration, erro
 }
 
 // fetchSpan reads the first page of sp. When the page is not full, that is
-// all of sp. When it is, sp is split in parts (see parts), each
-// overlapping the next by precision; an open span keeps its open part and gives up a closed
-// one as wide as the distance from it to the top. A span too narrow to split
-// is walked page by page until two walks agree.
-func fetchSpan[T synced](ctx context.Context, sp span, precision time.Duration, floor time.Time, list sliceLister[T]) sliceResult[T] {
+// all of sp. When it is, sp is split in parts (see split), each
+// overlapping the next by the precision; an open span keeps its open part
+// and gives up a closed one as wide as the distance from it to the top. A
+// span too narrow to split is walked page by page (walk).
+func fetchSpan[T synced](ctx context.Context, sp span, b *syncBounds, list sliceLister[T]) sliceResult[T] {
 	items, resp, err := list(ctx, sp.after, sp.before, 1)
 	if err != nil {
+		return sliceResult[T]{err: err}
+	}
+	if err := inBounds(items, sp, b.margin); err != nil {
 		return sliceResult[T]{err: err}
 	}
 	if resp == nil || resp.NextPage == 0 {
 		return sliceResult[T]{items: items}
 	}
 	if sp.after.IsZero() {
-		width := max(twice(sp.width), twice(sp.before.Sub(oldest(items, sp.before))), 4*precision)
+		width := max(twice(sp.width), twice(sp.before.Sub(oldest(items, sp.before))), 4*b.precision)
 		cut := sp.before.Add(-width)
 		return sliceResult[T]{items: items, split: []span{
 			{after: cut, before: sp.before},
-			{before: cut.Add(precision), width: width},
+			{before: cut.Add(b.precision), width: width},
 		}}
 	}
+	if sp.after.Before(b.floor.Add(-b.precision)) && sp.before.After(b.floor) && sp.before.Sub(b.floor) <= 4*b.precision {
+		// A span reaching just past floor: cut it there, so that the part
+		// below, which records cannot enter, is not walked as if they could.
+		return sliceResult[T]{items: items, split: []span{
+			{after: sp.after, before: b.floor},
+			{after: b.floor.Add(-b.precision), before: sp.before},
+		}}
+	}
+	if sp.before.Sub(sp.after) <= 4*b.precision {
+		return walk(ctx, sp, items, b, list)
+	}
+	return sliceResult[T]{items: items, split: split(sp, items, b.precision)}
+}
+
+// split cuts sp, whose first page, items, was full, in parts: in two at
+// the oldest update of the page when the page's updates lie within one
+// part's width of the top (a pile of records changed at once, whose
+// density says nothing of the rest), so that the pile and the rest are
+// each measured by a page of their own; else in as many parts as the page
+// suggests (see parts).
+func split[T synced](sp span, items []T, precision time.Duration) []span {
 	width := sp.before.Sub(sp.after)
-	if width <= 4*precision {
-		var all []T
-		var err error
-		if sp.before.After(floor) {
-			all, err = walkStable(ctx, sp, list) // records may enter it: walk until stable
-		} else {
-			all, err = walkBack(ctx, sp, list) // records can only leave it
-		}
-		return sliceResult[T]{items: append(items, all...), err: err}
+	first := oldest(items, time.Time{})
+	if cut := first.Add(-twice(precision)); !first.IsZero() && cut.After(sp.after) && first.Add(-precision).Before(sp.before) &&
+		sp.before.Sub(first) < width/maxParts {
+		// Cut two precisions below the pile, so that the part below it (which
+		// overlaps the next by a precision) holds none of it however the
+		// server rounds or bounds the cut: the pile is read once.
+		return []span{{after: sp.after, before: cut.Add(precision)}, {after: cut, before: sp.before}}
 	}
 	n := parts(items, width)
 	// The i-th boundary, width×i/n exactly, without the product: it
@@ -249,15 +358,106 @@ func fetchSpan[T synced](ctx context.Context, sp span, precision time.Duration, 
 	at := func(i int) time.Time {
 		return sp.after.Add(step*time.Duration(i) + rest*time.Duration(i)/time.Duration(n))
 	}
-	split := make([]span, 0, n)
+	out := make([]span, 0, n)
 	for i := range n {
 		to := sp.before
 		if i < n-1 {
 			to = at(i + 1).Add(precision)
 		}
-		split = append(split, span{after: at(i), before: to})
+		out = append(out, span{after: at(i), before: to})
 	}
-	return sliceResult[T]{items: items, split: split}
+	return out
+}
+
+// inBounds reports ErrServerFilter when an item's update lies outside sp,
+// widened by margin on each side.
+func inBounds[T synced](items []T, sp span, margin time.Duration) error {
+	for _, it := range items {
+		u := it.updated()
+		if u.IsZero() {
+			continue
+		}
+		if (!sp.after.IsZero() && u.Before(sp.after.Add(-margin))) || u.After(sp.before.Add(margin)) {
+			return fmt.Errorf("%w: record %d updated at %s, asked for %s to %s", ErrServerFilter, it.listID(),
+				u.Format(time.RFC3339Nano), sp.after.Format(time.RFC3339Nano), sp.before.Format(time.RFC3339Nano))
+		}
+	}
+	return nil
+}
+
+// walk reads every page of sp, a span too narrow to split whose first
+// page, first, was full. Below floor records can only leave sp: it is
+// walked forward, then backward (walkBack). Above, records may also enter
+// it until the server's clock passes its top: then it is walked back too;
+// before, it is walked forward until two walks agree (walkStable), and
+// when they keep disagreeing it is left to the next sync (deferred), its
+// records yielded meanwhile.
+func walk[T synced](ctx context.Context, sp span, first []T, b *syncBounds, list sliceLister[T]) sliceResult[T] {
+	if !sp.before.After(b.floor) {
+		all, err := walkBack(ctx, sp, first, b.margin, list)
+		return sliceResult[T]{items: all, err: err}
+	}
+	now, _, err := b.clock(ctx)
+	if err != nil {
+		return sliceResult[T]{err: err}
+	}
+	if now.After(sp.before.Add(b.margin)) { // nothing can enter it any more
+		all, err := walkBack(ctx, sp, first, b.margin, list)
+		return sliceResult[T]{items: all, err: err}
+	}
+	all, stable, err := walkStable(ctx, sp, first, b.margin, list)
+	r := sliceResult[T]{items: all, err: err}
+	if err == nil && !stable {
+		r.deferred = &sp
+	}
+	return r
+}
+
+// maxSpanPages bounds the pages of one span too narrow to split (records
+// sharing a few precisions), and so the memory a sync holds: past it the
+// sync stops with an error rather than read a server that never ends.
+const maxSpanPages = 4000
+
+// forward reads the pages of sp after its first, first, up to the last,
+// and returns them with first, and the last page's number. It stops with
+// ErrPageRepeated when a page repeats the one before, and with an error
+// past maxSpanPages.
+func forward[T synced](ctx context.Context, sp span, first []T, margin time.Duration, list sliceLister[T]) ([]T, int, error) {
+	all, prev := append([]T(nil), first...), first
+	for page := 2; ; page++ {
+		if page > maxSpanPages {
+			return nil, 0, fmt.Errorf("workforce: sync: more than %d pages of records from %s to %s", maxSpanPages,
+				sp.after.Format(time.RFC3339Nano), sp.before.Format(time.RFC3339Nano))
+		}
+		items, resp, err := list(ctx, sp.after, sp.before, page)
+		if err != nil {
+			return nil, 0, err
+		}
+		if err := inBounds(items, sp, margin); err != nil {
+			return nil, 0, err
+		}
+		if len(items) > 0 && sameIDs(prev, items) {
+			return nil, 0, fmt.Errorf("%w: page %d of records from %s to %s", ErrPageRepeated, page,
+				sp.after.Format(time.RFC3339Nano), sp.before.Format(time.RFC3339Nano))
+		}
+		all, prev = append(all, items...), items
+		if resp == nil || resp.NextPage == 0 {
+			return all, page, nil
+		}
+	}
+}
+
+// sameIDs tells whether a and b hold the same IDs in the same order.
+func sameIDs[T synced](a, b []T) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].listID() != b[i].listID() {
+			return false
+		}
+	}
+	return true
 }
 
 // twice returns 2d, or the longest Duration when that would overflow.
@@ -319,25 +519,21 @@ func oldest[T synced](items []T, fallback time.Time) time.Time {
 }
 
 // walkBack reads every page of sp, a span that records can leave but not
-// enter while the sync runs, forward to find its last page, then again from
-// that page back to the first, and returns all it read: the backward pass
-// sees every record that stayed (docs/SYNC.md).
-func walkBack[T synced](ctx context.Context, sp span, list sliceLister[T]) ([]T, error) {
-	var all []T
-	last := 1
-	for page := 1; ; page++ {
-		items, resp, err := list(ctx, sp.after, sp.before, page)
-		if err != nil {
-			return nil, err
-		}
-		all, last = append(all, items...), page
-		if resp == nil || resp.NextPage == 0 {
-			break
-		}
+// enter while the sync runs, forward from its first page (read already) to
+// find its last page, then again from that page back to the first, and
+// returns all it read: the backward pass sees every record that stayed
+// (docs/SYNC.md).
+func walkBack[T synced](ctx context.Context, sp span, first []T, margin time.Duration, list sliceLister[T]) ([]T, error) {
+	all, last, err := forward(ctx, sp, first, margin, list)
+	if err != nil {
+		return nil, err
 	}
 	for page := last; page >= 1; page-- {
 		items, _, err := list(ctx, sp.after, sp.before, page)
 		if err != nil {
+			return nil, err
+		}
+		if err := inBounds(items, sp, margin); err != nil {
 			return nil, err
 		}
 		all = append(all, items...)
@@ -346,48 +542,58 @@ func walkBack[T synced](ctx context.Context, sp span, list sliceLister[T]) ([]T,
 }
 
 // subset tells whether every ID of a is in b.
-func subset(a, b []int64) bool {
+func subset[T synced](a, b []T) bool {
 	in := make(map[int64]bool, len(b))
-	for _, id := range b {
-		in[id] = true
+	for _, it := range b {
+		in[it.listID()] = true
 	}
-	for _, id := range a {
-		if !in[id] {
+	for _, it := range a {
+		if !in[it.listID()] {
 			return false
 		}
 	}
 	return true
 }
 
-// maxWalks bounds the walks of a span too narrow to split.
-const maxWalks = 10
+// maxWalks bounds the walks of a span at the top before it is left to the
+// next sync.
+const maxWalks = 3
 
-// walkStable walks every page of sp, again and again, until a walk sees
-// every record the walk before it saw, and returns the union of what the
-// walks saw: then the first walk skipped nothing that stayed
-// (docs/SYNC.md).
-func walkStable[T synced](ctx context.Context, sp span, list sliceLister[T]) ([]T, error) {
-	var union []T
-	var prev []int64
+// walkStable walks every page of sp (the first walk from its first page,
+// first, read already), again, until a walk sees every record the walk
+// before it saw, and returns the union of what the walks saw and true:
+// then the first walk skipped nothing that stayed (docs/SYNC.md). After
+// maxWalks walks that never agree it returns the union and false.
+func walkStable[T synced](ctx context.Context, sp span, first []T, margin time.Duration, list sliceLister[T]) ([]T, bool, error) {
+	var union, prev []T
 	for range maxWalks {
-		var ids []int64
-		for page := 1; ; page++ {
-			items, resp, err := list(ctx, sp.after, sp.before, page)
-			if err != nil {
-				return nil, err
+		var (
+			ids []T
+			err error
+		)
+		if prev == nil {
+			ids, _, err = forward(ctx, sp, first, margin, list)
+		} else {
+			var page1 []T
+			var resp *Response
+			page1, resp, err = list(ctx, sp.after, sp.before, 1)
+			if err == nil {
+				err = inBounds(page1, sp, margin)
 			}
-			union = append(union, items...)
-			for _, it := range items {
-				ids = append(ids, it.listID())
-			}
-			if resp == nil || resp.NextPage == 0 {
-				break
+			if err == nil && resp != nil && resp.NextPage != 0 {
+				ids, _, err = forward(ctx, sp, page1, margin, list)
+			} else {
+				ids = page1
 			}
 		}
+		if err != nil {
+			return nil, false, err
+		}
+		union = append(union, ids...)
 		if prev != nil && subset(prev, ids) {
-			return union, nil
+			return union, true, nil
 		}
 		prev = ids
 	}
-	return nil, fmt.Errorf("%w: %s to %s", ErrSyncUnstable, sp.after.Format(time.RFC3339Nano), sp.before.Format(time.RFC3339Nano))
+	return union, false, nil
 }

@@ -162,6 +162,24 @@ func BenchmarkSync(b *testing.B) {
 			run(b, &wm, n)
 		}
 		b.ReportMetric(float64(s.requests.Load()), "requests")
+		b.ReportMetric(float64(s.requests.Load())/float64(n/workforce.MaxPerPage), "requests/page")
+	})
+	b.Run("plain-all-100000", func(b *testing.B) { // the baseline: one walk of the list, no sync
+		for b.Loop() {
+			s.requests.Store(0)
+			got := 0
+			for _, err := range c.Jobs.All(context.Background(), nil) {
+				if err != nil {
+					b.Fatal(err)
+				}
+				got++
+			}
+			if got != n {
+				b.Fatalf("walked %d Jobs, want %d", got, n)
+			}
+		}
+		b.ReportMetric(float64(s.requests.Load()), "requests")
+		b.ReportMetric(float64(s.requests.Load())/float64(n/workforce.MaxPerPage), "requests/page")
 	})
 	b.Run("changed-1000", func(b *testing.B) {
 		rng := rand.New(rand.NewPCG(3, 4))

@@ -21,7 +21,7 @@ func TestSplitOfASpanNarrowerThanItsPartsMakesProgress(t *testing.T) {
 		}
 		return items, &Response{NextPage: 2}, nil
 	}
-	r := fetchSpan(context.Background(), sp, time.Nanosecond, sp.before, list)
+	r := fetchSpan(context.Background(), sp, &syncBounds{precision: time.Nanosecond, margin: time.Nanosecond, floor: sp.before}, list)
 	t.Logf("%d parts", len(r.split))
 	for i, s := range r.split {
 		if s.after.Equal(sp.after) && s.before.Equal(sp.before) {
@@ -52,7 +52,7 @@ func TestSplitOfAWideSpanLeavesNoGap(t *testing.T) {
 		}
 		return items, &Response{NextPage: 2}, nil
 	}
-	r := fetchSpan(context.Background(), sp, time.Second, sp.before, list)
+	r := fetchSpan(context.Background(), sp, &syncBounds{precision: time.Second, margin: time.Second, floor: sp.before}, list)
 	t.Logf("%d parts", len(r.split))
 	prevTo := sp.after
 	for i, s := range r.split {

@@ -3,7 +3,9 @@ package workforce_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
@@ -12,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -32,6 +35,7 @@ type changingStore struct {
 	inclusive bool // updated_before inclusive and updated_after exclusive, instead of the other way
 	requests  int
 	onList    func(s *changingStore) // called with mu held
+	onInfo    func(s *changingStore) // called with mu held, instead of moving the clock 300 ms
 }
 
 func newChangingStore(t *testing.T) (*changingStore, *httptest.Server) {
@@ -60,8 +64,12 @@ func (s *changingStore) serve(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintf(w, `{"token": "tok-1", "expires_at": %q}`, s.now.Add(24*time.Hour).Format(time.RFC3339))
 		return
 	case "/api_v2/info":
+		if s.onInfo != nil {
+			s.onInfo(s)
+		} else {
+			s.now = s.now.Add(300 * time.Millisecond)
+		}
 		fmt.Fprintf(w, `{"utc_time_now": %q, "environment": "test"}`, s.now.Truncate(time.Second).Format(time.RFC3339))
-		s.now = s.now.Add(300 * time.Millisecond)
 		return
 	}
 	s.requests++
@@ -525,4 +533,250 @@ func TestChangeDuringASyncReachesTheNextWithAnExclusiveFilter(t *testing.T) {
 	}
 	t.Logf("states yielded over two syncs: %v (server has cancelled)", states)
 	require.Contains(t, states, "cancelled", "the change made during sync 1 must reach sync 2")
+}
+
+// TestSyncFinishesUnderSteadyWrites is the hot-set load of issue 15: 1,000
+// Jobs, a hot set each changed every 2 s (50 and 200 writes/s), requests
+// that take 30 or 80 ms of the server's time, eight syncs back to back
+// with the default options. Every sync must complete, yield no Job twice,
+// and skip nothing: a Job that did not change during a sync and was
+// stamped below its new watermark (and at or above the one before) is
+// yielded by it, and a last sync after the writes stop leaves a replica
+// equal to the server's.
+func TestSyncFinishesUnderSteadyWrites(t *testing.T) {
+	t.Parallel()
+	for _, rate := range []int{50, 200} {
+		for _, latency := range []time.Duration{30 * time.Millisecond, 80 * time.Millisecond} {
+			t.Run(fmt.Sprintf("%d writes/s at %v", rate, latency), func(t *testing.T) {
+				t.Parallel()
+				s, srv := newChangingStore(t)
+				rng := rand.New(rand.NewPCG(uint64(rate), uint64(latency)))
+				for range 1000 {
+					s.add(1, s.now.Add(-time.Duration(rng.Int64N(int64(24*time.Hour)))))
+				}
+				hot := rate * 2 // each changed every 2 s
+				next, due := 0, 0.0
+				changed := map[int64]bool{}
+				s.onList = func(s *changingStore) {
+					// A request takes latency, and they are sent one at a time:
+					// the most writes per request.
+					step := latency
+					s.now = s.now.Add(step)
+					for due += float64(rate) * step.Seconds(); due >= 1; due-- {
+						id := int64(1 + next*1000/hot) // hot Jobs spread over the ids
+						next = (next + 1) % hot
+						s.touch(id)
+						changed[id] = true
+					}
+				}
+				s.onInfo = s.onList
+				c := s.client(t, srv.URL)
+				replica := map[int64]time.Time{}
+				var wm time.Time
+				advanced := 0
+				for round := range 8 {
+					s.mu.Lock()
+					before, start := maps.Clone(s.updated), s.now
+					clear(changed)
+					s.mu.Unlock()
+					prev := wm
+					got := map[int64]int{}
+					for job, err := range c.Jobs.Sync(context.Background(), &wm, nil) {
+						require.NoError(t, err, "sync %d", round)
+						got[job.ID]++
+						replica[job.ID] = job.UpdatedAt.Time
+					}
+					// The watermark lags the sync's start by a few seconds at most
+					// (the top it left to the next sync), unless it stayed.
+					if !wm.Equal(prev) {
+						advanced++
+						assert.False(t, wm.Before(start.Add(-4*time.Second)), "sync %d: watermark %s, started at %s", round, wm, start)
+					}
+					s.mu.Lock()
+					for id, u := range before {
+						if !changed[id] && !u.Before(prev) && u.Before(wm) {
+							assert.Equal(t, 1, got[id], "sync %d: job %d, unchanged, stamped %s in [%s, %s)", round, id, u, prev, wm)
+						}
+					}
+					s.mu.Unlock()
+					for id, n := range got {
+						assert.Equal(t, 1, n, "sync %d yielded job %d once", round, id)
+					}
+				}
+				assert.Positive(t, advanced)
+				t.Logf("%d of 8 syncs moved the watermark, %d requests", advanced, s.requests)
+				s.mu.Lock()
+				s.onList = nil
+				s.now = s.now.Add(time.Minute)
+				end := s.now
+				s.mu.Unlock()
+				for job, err := range c.Jobs.Sync(context.Background(), &wm, nil) {
+					require.NoError(t, err)
+					replica[job.ID] = job.UpdatedAt.Time
+				}
+				assert.False(t, wm.Before(end), "once writes stop, the watermark reaches the server's time")
+				s.mu.Lock()
+				defer s.mu.Unlock()
+				require.Len(t, replica, len(s.updated))
+				for id, u := range s.updated {
+					assert.True(t, replica[id].Equal(u.Truncate(time.Millisecond)), "job %d: replica %s, server %s", id, replica[id], u)
+				}
+			})
+		}
+	}
+}
+
+// A1: a server that ignores page (and the time bounds) answers the same
+// 50 Jobs to every request: the sync stops at once with a clear error
+// instead of reading forever.
+func TestSyncAgainstAServerIgnoringPage(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+	for name, at := range map[string]time.Time{
+		"records inside every window": now.Add(-time.Hour), // stamps in the window asked for
+		"one timestamp":               {},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			var requests atomic.Int64
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				switch r.URL.Path {
+				case "/api_v2/authenticate":
+					fmt.Fprintf(w, `{"token": "tok-1", "expires_at": %q}`, now.Add(time.Hour).Format(time.RFC3339))
+					return
+				case "/api_v2/info":
+					fmt.Fprintf(w, `{"utc_time_now": %q}`, now.Format(time.RFC3339))
+					return
+				}
+				requests.Add(1)
+				stamp := at
+				if stamp.IsZero() { // the middle of the window asked for, so that it looks filtered
+					a, _ := time.Parse(time.RFC3339Nano, r.URL.Query().Get("updated_after"))
+					bf, _ := time.Parse(time.RFC3339Nano, r.URL.Query().Get("updated_before"))
+					if a.IsZero() {
+						a = bf.Add(-time.Hour)
+					}
+					stamp = a.Add(bf.Sub(a) / 2)
+				}
+				parts := make([]string, 50)
+				for i := range parts {
+					parts[i] = fmt.Sprintf(`{"id": %d, "updated_at": %q}`, 1000-i, stamp.Format(time.RFC3339Nano))
+				}
+				fmt.Fprintf(w, `{"jobs": [%s]}`, strings.Join(parts, ","))
+			}))
+			t.Cleanup(srv.Close)
+			c := newKeyed(t, srv.URL, workforce.WithRetry(0, 0, 0))
+			var wm time.Time
+			var last error
+			for _, err := range c.Jobs.Sync(context.Background(), &wm, nil) {
+				if err != nil {
+					last = err
+				}
+			}
+			require.Error(t, last)
+			assert.True(t, errors.Is(last, workforce.ErrPageRepeated) || errors.Is(last, workforce.ErrServerFilter), "%v", last)
+			assert.True(t, wm.IsZero(), "the watermark stays")
+			assert.Less(t, requests.Load(), int64(2000), "the sync stopped early")
+			t.Logf("%d requests: %v", requests.Load(), last)
+		})
+	}
+}
+
+// TestSyncCostOnEveryDistribution counts the requests of a full sync of
+// 5,000 Jobs (100 pages) whose updates are spread evenly, piled up at now
+// (as SeedJobs and any bulk update leave them), changed in bulk in one
+// instant, or spread with IDs that do not grow with time.
+func TestSyncCostOnEveryDistribution(t *testing.T) {
+	t.Parallel()
+	const n = 5000
+	for name, fill := range map[string]func(s *changingStore, rng *rand.Rand){
+		"even": func(s *changingStore, rng *rand.Rand) {
+			for i := range n {
+				s.add(1, s.now.Add(-time.Duration(n-i)*time.Hour))
+			}
+		},
+		"piled at now": func(s *changingStore, rng *rand.Rand) {
+			for i := range n { // half over 90 days, half within the last minute, a tenth at now
+				switch {
+				case i < n/2:
+					s.add(1, s.now.Add(-90*24*time.Hour+time.Duration(i)*90*24*time.Hour/(n/2)))
+				case i < n*9/10:
+					s.add(1, s.now.Add(-time.Minute+time.Duration(i-n/2)*time.Minute/(n*4/10)).Truncate(time.Millisecond))
+				default:
+					s.add(1, s.now)
+				}
+			}
+		},
+		"bulk change in one instant": func(s *changingStore, rng *rand.Rand) {
+			for i := range n {
+				s.add(1, s.now.Add(-time.Duration(n-i)*time.Hour))
+			}
+			at := s.now.Add(-30 * 24 * time.Hour)
+			for range 1500 {
+				s.updated[1+rng.Int64N(n)] = at
+			}
+		},
+		"ids not growing with time": func(s *changingStore, rng *rand.Rand) {
+			for range n {
+				s.add(1, s.now.Add(-time.Duration(rng.Int64N(int64(365*24*time.Hour)))).Truncate(time.Millisecond))
+			}
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			s, srv := newChangingStore(t)
+			fill(s, rand.New(rand.NewPCG(7, 8)))
+			c := s.client(t, srv.URL)
+			var wm time.Time
+			got := syncOnce(t, c, &wm, &workforce.SyncOptions{Precision: time.Millisecond})
+			require.Len(t, got, n)
+			pages := (n + workforce.MaxPerPage - 1) / workforce.MaxPerPage
+			t.Logf("%s: %d requests for %d pages (%.2f×)", name, s.requests, pages, float64(s.requests)/float64(pages))
+		})
+	}
+}
+
+// A server whose clock says 2099 (or went back a year before the
+// watermark) does not move the watermark: the sync stops with
+// ErrServerClock before reading any record, and a Job created since is
+// yielded by the next sync against a sane clock.
+func TestSyncDoesNotTrustAFarServerClock(t *testing.T) {
+	t.Parallel()
+	s, srv := newChangingStore(t)
+	s.now = time.Now().UTC().Truncate(time.Millisecond)
+	s.add(10, s.now.Add(-time.Hour))
+	c := s.client(t, srv.URL)
+	var wm time.Time
+	require.Len(t, syncOnce(t, c, &wm, nil), 10)
+	good := wm
+
+	s.mu.Lock()
+	real := s.now
+	s.now = time.Date(2099, 1, 1, 0, 0, 0, 0, time.UTC)
+	s.requests = 0
+	s.mu.Unlock()
+	var last error
+	for _, err := range c.Jobs.Sync(context.Background(), &wm, nil) {
+		last = err
+	}
+	require.ErrorIs(t, last, workforce.ErrServerClock)
+	assert.Equal(t, good, wm, "the watermark stays")
+	assert.Zero(t, s.requests, "no record is read by a sync that cannot trust the clock")
+
+	far := good.Add(48 * time.Hour) // a watermark set by a clock two days ahead
+	s.mu.Lock()
+	s.now = real.Add(time.Second)
+	s.add(1, s.now)
+	s.mu.Unlock()
+	last = nil
+	for _, err := range c.Jobs.Sync(context.Background(), &far, nil) {
+		last = err
+	}
+	require.ErrorIs(t, last, workforce.ErrServerClock)
+
+	s.mu.Lock()
+	s.now = s.now.Add(time.Minute)
+	s.mu.Unlock()
+	got := syncOnce(t, c, &wm, nil)
+	assert.Equal(t, 1, got[11], "the Job created meanwhile")
 }

@@ -3,11 +3,13 @@
 // Decide after each attempt and waits Wait before the next.
 //
 // Requests whose repetition cannot create a second record are retried on
-// transport errors and on 429, 502, 503 and 504. A transport error is a
-// connection that failed or timed out, and, for a GET, whose answer the
-// client reads within the attempt, a body cut short or stalled. A create
-// is retried only where the server provably did not act on it: a 429, or a
-// connection that was never established. Waits have full jitter.
+// transport errors and on 429, 502, 503 and 504; reads also on 500, which a
+// server answers to a read that failed for a moment (a lock, a timeout).
+// A transport error is a connection that failed or timed out, and, for a
+// GET, whose answer the client reads within the attempt, a body cut short
+// or stalled. A create is retried only where the server provably did not
+// act on it: a 429, or a connection that was never established. Waits have
+// full jitter.
 package retry
 
 import (
@@ -43,11 +45,24 @@ type Policy struct {
 	Jitter func(d time.Duration) time.Duration
 }
 
-// Decide reports whether an attempt that got resp, or failed with err, may
-// be sent again, and why: create says that sending it twice could create
-// two records. The context and the number of retries left are the
-// caller's to judge.
-func (p *Policy) Decide(create bool, resp *http.Response, err error) (retry bool, reason string) {
+// Kind says what sending a request a second time could do.
+type Kind int
+
+const (
+	// Read changes nothing: a GET.
+	Read Kind = iota
+	// Write changes a record, to the same end each time: an update, an
+	// action, a delete.
+	Write
+	// Create could create a second record.
+	Create
+)
+
+// Decide reports whether an attempt of a request of kind that got resp, or
+// failed with err, may be sent again, and why. The context and the number
+// of retries left are the caller's to judge.
+func (p *Policy) Decide(kind Kind, resp *http.Response, err error) (retry bool, reason string) {
+	create := kind == Create
 	if err != nil {
 		switch {
 		case !transient(err):
@@ -59,6 +74,10 @@ func (p *Policy) Decide(create bool, resp *http.Response, err error) (retry bool
 	}
 	switch resp.StatusCode {
 	case http.StatusTooManyRequests:
+	case http.StatusInternalServerError:
+		if kind != Read {
+			return false, "the answer is final"
+		}
 	case http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
 		if create {
 			return false, "a create answered " + status(resp) + ": the server may have acted"

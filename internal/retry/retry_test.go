@@ -76,17 +76,21 @@ func answer(status int, retryAfter string) *http.Response {
 func TestDecideByStatus(t *testing.T) {
 	t.Parallel()
 	retried := map[int]bool{429: true, 502: true, 503: true, 504: true}
+	readRetried := map[int]bool{429: true, 500: true, 502: true, 503: true, 504: true}
 	for _, status := range []int{200, 201, 301, 400, 401, 403, 404, 409, 422, 429, 500, 501, 502, 503, 504, 505} {
 		t.Run(strconv.Itoa(status), func(t *testing.T) {
 			t.Parallel()
 			p := newPolicy()
-			got, reason := p.Decide(false, answer(status, ""), nil)
-			assert.Equal(t, retried[status], got, "read")
+			got, reason := p.Decide(Read, answer(status, ""), nil)
+			assert.Equal(t, readRetried[status], got, "read")
 			if got {
 				assert.Contains(t, reason, strconv.Itoa(status), "the reason names the status")
 			}
 
-			got, _ = p.Decide(true, answer(status, ""), nil)
+			got, _ = p.Decide(Write, answer(status, ""), nil)
+			assert.Equal(t, retried[status], got, "write")
+
+			got, _ = p.Decide(Create, answer(status, ""), nil)
 			assert.Equal(t, status == 429, got, "create")
 		})
 	}
@@ -96,12 +100,12 @@ func TestDecideRetryAfterAboveTheLongestWaitEndsRetries(t *testing.T) {
 	t.Parallel()
 	p := newPolicy()
 	p.MaxWait = time.Minute
-	ok, _ := p.Decide(false, answer(429, "60"), nil)
+	ok, _ := p.Decide(Read, answer(429, "60"), nil)
 	assert.True(t, ok, "at the cap")
-	ok, reason := p.Decide(false, answer(429, "61"), nil)
+	ok, reason := p.Decide(Read, answer(429, "61"), nil)
 	assert.False(t, ok, "above the cap")
 	assert.Contains(t, reason, "Retry-After")
-	ok, _ = p.Decide(false, answer(503, now.Add(2*time.Minute).Format(http.TimeFormat)), nil)
+	ok, _ = p.Decide(Read, answer(503, now.Add(2*time.Minute).Format(http.TimeFormat)), nil)
 	assert.False(t, ok, "a date above the cap")
 }
 
@@ -128,9 +132,9 @@ func TestDecideOnTransportErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			p := newPolicy()
-			got, _ := p.Decide(false, nil, tt.err)
+			got, _ := p.Decide(Read, nil, tt.err)
 			assert.Equal(t, tt.read, got, "read")
-			got, _ = p.Decide(true, nil, tt.err)
+			got, _ = p.Decide(Create, nil, tt.err)
 			assert.Equal(t, tt.create, got, "create")
 		})
 	}
