@@ -59,8 +59,9 @@ type Client struct {
 	userAgent string
 	logger    *slog.Logger // nil: no logging
 	redactor  *redact.Redactor
-	maxBody   int64 // the largest answer read of any kind, lowered by tests
-	window    int   // the most pages an iterator keeps in flight
+	maxBody   int64    // the largest answer read of any kind, lowered by tests
+	window    int      // the most pages an iterator keeps in flight
+	limiter   *limiter // paces the requests of the iterators, up to window in flight
 
 	// Authentication obtains tokens from the API keys.
 	Authentication AuthenticationService
@@ -131,7 +132,8 @@ func New(apiKey, secretKey string, opts ...Option) (*Client, error) {
 	}
 
 	creds := credentials{APIKey: apiKey, SecretKey: secretKey}
-	c := &Client{base: base, keys: func() credentials { return creds }, logger: s.logger, maxBody: maxUploadBody, window: s.window}
+	c := &Client{base: base, keys: func() credentials { return creds }, logger: s.logger, maxBody: maxUploadBody, window: s.window,
+		limiter: newLimiter(s.window)}
 	c.userAgent = "workforce-go/" + Version
 	if ua := strings.TrimSpace(s.userAgent); ua != "" {
 		if strings.ContainsFunc(ua, func(r rune) bool { return r < ' ' || r == 0x7f }) {

@@ -25,15 +25,18 @@ type settings struct {
 	retryAfterUnit time.Duration
 }
 
-// DefaultPageWindow is how many pages an iterator keeps in flight at most
-// unless WithPageWindow says otherwise.
-const DefaultPageWindow = 4
+// DefaultPageWindow is how many requests the client's iterators keep in
+// flight at most unless WithPageWindow says otherwise.
+const DefaultPageWindow = 32
 
-// WithPageWindow sets how many pages an iterator (All) fetches ahead at
-// most while the caller ranges over the records of the current one: 1
-// fetches one page at a time. The window opens only as a walk proves long
-// (see JobsService.All), and at the end of a list up to n-1 requests find
-// empty pages. The default is DefaultPageWindow; n must be at least 1.
+// WithPageWindow bounds how many requests the client's iterators (All,
+// Sync) keep in flight together: 1 fetches one page at a time. Within the
+// bound the client keeps as many as the server sustains: more while
+// answers come back fast and well, half as many at once after a 429 or a
+// 503 or when answers slow down (docs/PACING.md). A walk asks for pages
+// ahead only as it proves long (see JobsService.All); at the end of a list
+// up to n-1 of its requests find empty pages. The default is
+// DefaultPageWindow; n must be at least 1.
 func WithPageWindow(n int) Option { return func(s *settings) { s.window = n } }
 
 // WithBaseURL sets the API's base URL, such as "https://api.example.com",

@@ -22,7 +22,8 @@ type SyncOptions struct {
 	// overlaps by it. Zero means one second.
 	Precision time.Duration
 	// Concurrency is how many requests are in flight at most; zero means
-	// four times the client's page window.
+	// the client's page window (WithPageWindow). Within it, the client
+	// keeps as many in flight as the server sustains.
 	Concurrency int
 }
 
@@ -99,7 +100,7 @@ func syncAll[T synced](ctx context.Context, c *Client, watermark *time.Time, opt
 			o.Precision = time.Second
 		}
 		if o.Concurrency == 0 {
-			o.Concurrency = 4 * c.window
+			o.Concurrency = c.window
 		}
 		now, coarse, err := c.serverTime(ctx)
 		if err != nil {
@@ -135,7 +136,7 @@ func syncAll[T synced](ctx context.Context, c *Client, watermark *time.Time, opt
 			floor = floor.Add(-o.LookBack)
 		}
 
-		ctx, cancel := context.WithCancelCause(ctx)
+		ctx, cancel := context.WithCancelCause(c.limiter.watch(ctx))
 		results := make(chan sliceResult[T])
 		sem := make(chan struct{}, o.Concurrency)
 		pending := 0
@@ -154,7 +155,14 @@ func syncAll[T synced](ctx context.Context, c *Client, watermark *time.Time, opt
 					results <- sliceResult[T]{err: ctx.Err()}
 					return
 				}
+				place, err := c.limiter.acquire(ctx) // as many in flight as the server sustains
+				if err != nil {
+					<-sem
+					results <- sliceResult[T]{err: err}
+					return
+				}
 				r := fetchSpan(ctx, sp, o.Precision, floor, list)
+				place.release()
 				<-sem
 				results <- r
 			}()
