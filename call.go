@@ -30,6 +30,7 @@ type callState struct {
 	sendOnce bool // its body cannot be produced again: never sent twice
 	limits   answerLimits
 	redactor *redact.Redactor // the client's, with the call's own secrets (a password)
+	limiter  *limiter         // the iterator's pacing each attempt is reported to; nil for none
 
 	// body returns a fresh body for each attempt; nil for a call without one.
 	body func() io.ReadCloser
@@ -65,6 +66,9 @@ func (c *Client) newCall(ctx context.Context, r request) *callState {
 		sendOnce: r.stream != nil && !r.stream.replayable(),
 		limits:   c.limitsFor(r),
 		redactor: c.redactor,
+	}
+	if !r.public { // a token fetched for a page says nothing of the pages' latency
+		cs.limiter = limiterOf(ctx)
 	}
 	if len(r.secrets) > 0 { // hidden in this call's errors, beside the keys and the token
 		cs.redactor = c.redactor.With(r.secrets...)

@@ -69,6 +69,7 @@ type Client struct {
 
 	settleHorizon  time.Duration // how long a create may stay in flight on the server (WithSettleHorizon)
 	clockTolerance time.Duration // how far apart the server's clocks may be (WithClockTolerance)
+	limiter        *limiter      // paces the requests of the iterators, up to window in flight
 
 	// Authentication obtains tokens from the API keys.
 	Authentication AuthenticationService
@@ -146,7 +147,8 @@ func New(apiKey, secretKey string, opts ...Option) (*Client, error) {
 
 	creds := credentials{APIKey: apiKey, SecretKey: secretKey}
 	c := &Client{base: base, keys: func() credentials { return creds }, logger: s.logger, maxBody: maxUploadBody, window: s.window,
-		settleHorizon: s.settleHorizon, clockTolerance: s.clockTolerance}
+		settleHorizon: s.settleHorizon, clockTolerance: s.clockTolerance,
+		limiter: newLimiter(s.window)}
 	c.userAgent = "workforce-go/" + Version
 	if ua := strings.TrimSpace(s.userAgent); ua != "" {
 		if strings.ContainsFunc(ua, func(r rune) bool { return r < ' ' || r == 0x7f }) {

@@ -20,3 +20,20 @@ func SetJitterForTest(c *Client, jitter func(ceiling time.Duration) time.Duratio
 
 // CallStarted exposes callStarted.
 func CallStarted(err error) (time.Time, bool) { return callStarted(err) }
+
+// PageWindowForTest reports the size of the window of requests the
+// client's iterators keep in flight now (see limiter).
+func PageWindowForTest(c *Client) float64 { return c.limiter.size() }
+
+// PagesInFlightForTest reports how many places of the window the client's
+// iterators hold now.
+func PagesInFlightForTest(c *Client) int {
+	c.limiter.mu.Lock()
+	defer c.limiter.mu.Unlock()
+	return c.limiter.inFlight + len(c.limiter.queue)
+}
+
+// IgnoreLatencyForTest makes the client's iterators pace their requests
+// by refusals alone, for tests of refusals on a machine whose load makes
+// latency vary.
+func IgnoreLatencyForTest(c *Client) { c.limiter.slack = time.Hour }

@@ -29,23 +29,18 @@ type settings struct {
 	clockTolerance   time.Duration
 }
 
-// DefaultPageWindow is how many pages an iterator keeps in flight at most
-// unless WithPageWindow says otherwise.
-const DefaultPageWindow = 4
+// DefaultPageWindow is how many requests the client's iterators keep in
+// flight at most unless WithPageWindow says otherwise.
+const DefaultPageWindow = 32
 
-// WithPageWindow sets the window of an iterator (the All methods): how
-// many pages it fetches ahead at most while the caller ranges over the
-// records of the current one. Records are still yielded in list order.
-// The window opens as a walk proves long: the first page is fetched alone;
-// once it comes back full, one page ahead; then twice as many each time a
-// page comes back full, up to n. So a loop that breaks within the first
-// page costs one request more than fetching page after page, a long walk
-// takes about 1/n of the time on a slow link, and at most n+1 pages are
-// held in memory. At the end of a list up to n-1 requests find empty
-// pages; when the loop breaks or a page fails, those in flight are
-// cancelled. 1 fetches each page after the one before. The default is
-// DefaultPageWindow; n must be at least 1, or New fails with ErrConfig.
-// The README's Performance section measures it.
+// WithPageWindow bounds how many requests the client's iterators (All,
+// Sync) keep in flight together: 1 fetches one page at a time. Within the
+// bound the client keeps as many as the server sustains: more while
+// answers come back fast and well, half as many at once after a 429 or a
+// 503 or when answers slow down (docs/PACING.md). A walk asks for pages
+// ahead only as it proves long (see JobsService.All); at the end of a list
+// up to n-1 of its requests find empty pages. The default is
+// DefaultPageWindow; n must be at least 1.
 func WithPageWindow(n int) Option { return func(s *settings) { s.window = n } }
 
 // WithBaseURL sets the API's base URL, such as "https://api.example.com",

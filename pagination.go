@@ -46,14 +46,16 @@ type lister[T listed] func(ctx context.Context, page ListOptions) ([]T, *Respons
 // all iterates over every record of a list from the page start.Page on,
 // MaxPerPage at a time; start.Per is ignored. Records come in list order.
 //
-// Pages are fetched ahead, in a window that opens as the walk proves long:
-// the first page alone; once it comes back full, the next one while its
-// records are yielded; then twice as many each time a page comes back full,
-// up to window pages in flight beside the one being yielded (window is the
-// client's, WithPageWindow; 1 fetches each page after the one before is
-// done). A loop that breaks within the first page so costs one request
-// more than a walk page by page, and a long walk keeps the link busy. At
-// most window + 1 pages are held at once.
+// Pages are asked for ahead as the walk proves long: the first page alone;
+// once it comes back full, the next one while its records are yielded;
+// then twice as many each time a page comes back full, up to window pages
+// ahead beside the one being yielded (window is the client's,
+// WithPageWindow; 1 fetches each page after the one before is done). The
+// pages asked for are sent, in order, as the client's limiter lets them:
+// no more in flight than the server sustains (see limiter). A loop that
+// breaks within the first page so costs one request more than a walk page
+// by page, and a long walk keeps the link busy. At most window + 1 pages
+// are held at once.
 //
 // The walk stops after the first page that is not full, at the first error
 // (yielded with the zero T), or when the loop breaks; then the requests
@@ -75,7 +77,7 @@ func all[T listed](ctx context.Context, c *Client, start ListOptions, list liste
 			yield(zero, err)
 			return
 		}
-		ctx, cancel := context.WithCancelCause(ctx)
+		ctx, cancel := context.WithCancelCause(c.limiter.watch(ctx))
 		var wg sync.WaitGroup
 		defer func() {
 			cancel(errIterationOver)
@@ -83,10 +85,16 @@ func all[T listed](ctx context.Context, c *Client, start ListOptions, list liste
 		}()
 		fetch := func(number int) <-chan fetched[T] {
 			ch := make(chan fetched[T], 1)
+			s := c.limiter.reserve() // here, so that pages are sent in order
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
+				if err := s.wait(ctx); err != nil {
+					ch <- fetched[T]{number: number, err: err}
+					return
+				}
 				items, resp, err := list(ctx, ListOptions{Page: number, Per: MaxPerPage})
+				s.release()
 				ch <- fetched[T]{number: number, items: items, resp: resp, err: err}
 			}()
 			return ch

@@ -14,7 +14,15 @@ import (
 // attempt's answer, or its error; never both.
 func (c *Client) send(cs *callState, req *http.Request) (*http.Response, error) {
 	for {
+		sent := time.Now()
 		resp, err := c.attempt(cs, req)
+		if cs.limiter != nil {
+			status := 0
+			if resp != nil {
+				status = resp.StatusCode
+			}
+			cs.limiter.observe(sent, time.Since(sent), status)
+		}
 		cs.attempted(resp, err)
 		c.logAnswer(cs, resp)
 		again, reason := c.shouldRetry(cs, resp, err)

@@ -22,7 +22,8 @@ type SyncOptions struct {
 	// overlaps by it. Zero means one second.
 	Precision time.Duration
 	// Concurrency is how many requests are in flight at most; zero means
-	// four times the client's page window.
+	// the client's page window (WithPageWindow). Within it, the client
+	// keeps as many in flight as the server sustains.
 	Concurrency int
 }
 
@@ -109,7 +110,7 @@ type slots chan struct{}
 
 func newSlots(c *Client, n int) slots {
 	if n == 0 {
-		n = 4 * c.window
+		n = c.window
 	}
 	return make(slots, n)
 }
@@ -193,7 +194,7 @@ func syncAll[T synced](ctx context.Context, c *Client, watermark *time.Time, opt
 		}
 		b := &syncBounds{precision: o.Precision, margin: margin, floor: floor, clock: c.serverTime}
 
-		ctx, cancel := context.WithCancelCause(ctx)
+		ctx, cancel := context.WithCancelCause(c.limiter.watch(ctx))
 		results := make(chan sliceResult[T])
 		sem := newSlots(c, o.Concurrency)
 		pending := 0
@@ -210,7 +211,14 @@ func syncAll[T synced](ctx context.Context, c *Client, watermark *time.Time, opt
 					results <- sliceResult[T]{err: ctx.Err()}
 					return
 				}
+				place, err := c.limiter.acquire(ctx) // as many in flight as the server sustains
+				if err != nil {
+					sem.release()
+					results <- sliceResult[T]{err: err}
+					return
+				}
 				r := fetchSpan(ctx, sp, b, list)
+				place.release()
 				sem.release()
 				results <- r
 			}()
