@@ -161,7 +161,8 @@ func TestFaultAnswerReadsWellInAnSDKError(t *testing.T) {
 	f := newFake(t)
 	c, err := f.Client()
 	require.NoError(t, err)
-	f.InjectFault(workforcetest.Fault{Path: jobPath(f.Seed().PublicJobID), Status: http.StatusInternalServerError})
+	// Every attempt: a read is retried on 500.
+	f.InjectFault(workforcetest.Fault{Path: jobPath(f.Seed().PublicJobID), Status: http.StatusInternalServerError, Times: 100})
 	_, _, err = c.Jobs.Get(t.Context(), f.Seed().PublicJobID)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "500 Internal Server Error: fault injected by workforcetest")
