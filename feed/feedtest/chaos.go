@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -64,8 +65,11 @@ type Result struct {
 	JobRequests, JobRequestChanges, JobRequestErrors int
 	// Deliveries is the delivery attempts made, Dropped those lost.
 	Deliveries, Dropped int
-	// Killed tells whether an instance was killed mid-handler.
-	Killed bool
+	// Killed tells whether an instance was killed mid-handler; LeaseLost
+	// sums the feeds' Stats.LeaseLost (a lease that ran out under a handler
+	// or before its acknowledgment: a change handed over again).
+	Killed    bool
+	LeaseLost int64
 	// Elapsed is the run's time, from the first move to the last change
 	// handed over; Moves the state changes made on the fake.
 	Elapsed time.Duration
@@ -136,6 +140,7 @@ func RunChaos(tb testing.TB, c Chaos) Result {
 	victim := c.Instances - 1
 	killAt := c.Jobs / 2 / c.Instances // early in the victim's share
 	var killed, victimHandled int
+	var feeds []*feed.Feed // every feed started, restarts too
 	var start func(i int) *instance
 	kill := func(i int) {
 		mu.Lock()
@@ -149,11 +154,18 @@ func RunChaos(tb testing.TB, c Chaos) Result {
 		s, closeStore := c.Open(tb, i)
 		ks := newKillable(s)
 		in := &instance{store: ks, close: closeStore, done: make(chan struct{})}
+		var calls atomic.Int64 // handler calls, each followed by one Ack or Release
 		var h feed.Handler = func(ctx context.Context, ch *feed.Change) error {
 			if i == victim && c.Kill {
 				mu.Lock()
 				if killed == 0 && victimHandled >= killAt {
 					mu.Unlock()
+					// The feed acknowledges a change after its handler
+					// returned, while the next one runs: the kill waits for
+					// those acknowledgments, or it would be a crash between
+					// an effect and its acknowledgment (a change handed over
+					// again), not one before any effect.
+					ks.waitOutcomes(calls.Load() - 1)
 					kill(i) // dies mid-handler: nothing of this change is recorded
 					return errors.New("feedtest: killed")
 				}
@@ -170,6 +182,11 @@ func RunChaos(tb testing.TB, c Chaos) Result {
 		if c.Wrap != nil {
 			h = c.Wrap(i, s, h)
 		}
+		inner := h
+		h = func(ctx context.Context, ch *feed.Change) error {
+			calls.Add(1)
+			return inner(ctx, ch)
+		}
 		workers := 4
 		if i == victim && c.Kill {
 			workers = 1 // one change in flight when it dies: the one it dies on
@@ -181,6 +198,9 @@ func RunChaos(tb testing.TB, c Chaos) Result {
 			tb.Fatal(err)
 		}
 		in.feed = f
+		mu.Lock()
+		feeds = append(feeds, f)
+		mu.Unlock()
 		runCtx, stop := context.WithCancel(ctx)
 		in.stop = stop
 		go func() {
@@ -264,6 +284,9 @@ func RunChaos(tb testing.TB, c Chaos) Result {
 	res.Elapsed = time.Since(began)
 	mu.Lock()
 	res.Killed = killed > 0
+	for _, f := range feeds {
+		res.LeaseLost += f.Stats().LeaseLost
+	}
 	mu.Unlock()
 	for _, a := range fake.WebhookAttempts() {
 		res.Deliveries++
@@ -536,11 +559,44 @@ type killable struct {
 	feed.Store
 	ctx    context.Context
 	cancel context.CancelFunc
+
+	mu       sync.Mutex
+	outcomes int64         // Acks and Releases answered
+	changed  chan struct{} // closed when outcomes grows
 }
 
 func newKillable(s feed.Store) *killable {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &killable{Store: s, ctx: ctx, cancel: cancel}
+	return &killable{Store: s, ctx: ctx, cancel: cancel, changed: make(chan struct{})}
+}
+
+// outcome counts an Ack or Release answered.
+func (k *killable) outcome() {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.outcomes++
+	close(k.changed)
+	k.changed = make(chan struct{})
+}
+
+// waitOutcomes waits until n Acks and Releases were answered (a minute at
+// most: a store that never answers is the run's to report).
+func (k *killable) waitOutcomes(n int64) {
+	bound := time.NewTimer(time.Minute)
+	defer bound.Stop()
+	for {
+		k.mu.Lock()
+		done, ch := k.outcomes >= n, k.changed
+		k.mu.Unlock()
+		if done {
+			return
+		}
+		select {
+		case <-ch:
+		case <-bound.C:
+			return
+		}
+	}
 }
 
 var errDead = errors.New("feedtest: the instance was killed")
@@ -581,6 +637,7 @@ func (k *killable) Claim(ctx context.Context, n int, lease time.Duration) ([]fee
 }
 
 func (k *killable) Ack(ctx context.Context, c feed.Claim) error {
+	defer k.outcome()
 	ctx, done, err := k.with(ctx)
 	if err != nil {
 		return err
@@ -599,6 +656,7 @@ func (k *killable) Extend(ctx context.Context, c feed.Claim, lease time.Duration
 }
 
 func (k *killable) Release(ctx context.Context, c feed.Claim, at time.Time) error {
+	defer k.outcome()
 	ctx, done, err := k.with(ctx)
 	if err != nil {
 		return err
