@@ -19,7 +19,10 @@ import (
 // records that, and hands over the resource's next change. An error (or a
 // panic) leaves it unacknowledged, to be handed over again after a backoff;
 // the resource's later changes wait for it. ctx ends when Run's context
-// does.
+// does, or when the change's lease was lost to another claim (a renewal
+// came too late: the change is handed over again, maybe to another Feed
+// sharing the store): context.Cause(ctx) then matches ErrLeaseLost, and
+// what the handler answers is ignored.
 type Handler func(ctx context.Context, c *Change) error
 
 // Feed hands every state change of Jobs and Job Requests to a Handler, once
@@ -297,8 +300,9 @@ type Stats struct {
 	// of other kinds of resource.
 	Copies, Queued, Ignored int64
 	// Handled is the changes acknowledged, Failed the handler errors and
-	// panics, LeaseLost the acknowledgments refused because the lease had
-	// gone to another claim (those changes are handed over again).
+	// panics, LeaseLost the claims whose lease went to another claim before
+	// their acknowledgment (a renewal, an Ack or a Release refused: those
+	// changes are handed over again).
 	Handled, Failed, LeaseLost int64
 	// Syncs is the syncs completed, SyncsSkipped those skipped because
 	// another Feed sharing the store was syncing (ErrSyncBusy).

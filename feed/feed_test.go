@@ -356,3 +356,43 @@ func TestStartFromNowHandsOverOnlyLaterChanges(t *testing.T) {
 	assert.Equal(t, []string{"posted>filled"}, of(got, feed.KindJobRequest, 5))
 	assert.EqualValues(t, 2, f.Stats().Queued, "nothing before the start was queued")
 }
+
+// lostStore is a MemoryStore whose renewals, after the first, answer that
+// the lease went to another claim.
+type lostStore struct {
+	*feed.MemoryStore
+	extends atomic.Int64
+}
+
+func (s *lostStore) Extend(ctx context.Context, c feed.Claim, lease time.Duration) error {
+	if s.extends.Add(1) == 1 {
+		return s.MemoryStore.Extend(ctx, c, lease)
+	}
+	return errors.Join(feed.ErrLeaseLost, errors.New("taken over"))
+}
+
+// A renewal that answers ErrLeaseLost cancels the handler's context (its
+// cause matches ErrLeaseLost): the change is another claim's, and the
+// handler is told to stop rather than race it. It is counted once.
+func TestALostLeaseCancelsTheHandler(t *testing.T) {
+	t.Parallel()
+	store := &lostStore{MemoryStore: feed.NewMemoryStore()}
+	causes := make(chan error, 1)
+	f, err := feed.New(nil, "", func(ctx context.Context, _ *feed.Change) error {
+		<-ctx.Done()
+		causes <- context.Cause(ctx)
+		return nil
+	}, feed.WithStore(store), feed.WithLease(30*time.Millisecond), feed.WithWorkers(1))
+	require.NoError(t, err)
+	require.NoError(t, f.IngestJob(context.Background(), job(1, "1:filled")))
+	run(t, f)
+	select {
+	case cause := <-causes:
+		assert.ErrorIs(t, cause, feed.ErrLeaseLost)
+	case <-time.After(time.Minute):
+		t.Fatal("the handler's context did not end when its lease was lost")
+	}
+	st := f.Stats()
+	assert.EqualValues(t, 0, st.Handled)
+	assert.EqualValues(t, 1, st.LeaseLost)
+}
