@@ -302,22 +302,24 @@ type Stats struct {
 	// Handled is the changes acknowledged, Failed the handler errors and
 	// panics, LeaseLost the claims whose lease went to another claim before
 	// their acknowledgment (a renewal, an Ack or a Release refused: those
-	// changes are handed over again).
-	Handled, Failed, LeaseLost int64
+	// changes are handed over again). Corrupt is the changes handed over
+	// with Change.Err set, because what the store kept of them cannot be
+	// decoded (each attempt counts).
+	Handled, Failed, LeaseLost, Corrupt int64
 	// Syncs is the syncs completed, SyncsSkipped those skipped because
 	// another Feed sharing the store was syncing (ErrSyncBusy).
 	Syncs, SyncsSkipped int64
 }
 
 type counters struct {
-	copies, queued, ignored, handled, failed, leaseLost, syncs, syncsSkipped atomic.Int64
+	copies, queued, ignored, handled, failed, leaseLost, corrupt, syncs, syncsSkipped atomic.Int64
 }
 
 // Stats answers the counts so far.
 func (f *Feed) Stats() Stats {
 	s := &f.stats
 	return Stats{Copies: s.copies.Load(), Queued: s.queued.Load(), Ignored: s.ignored.Load(),
-		Handled: s.handled.Load(), Failed: s.failed.Load(), LeaseLost: s.leaseLost.Load(), Syncs: s.syncs.Load(),
+		Handled: s.handled.Load(), Failed: s.failed.Load(), LeaseLost: s.leaseLost.Load(), Corrupt: s.corrupt.Load(), Syncs: s.syncs.Load(),
 		SyncsSkipped: s.syncsSkipped.Load()}
 }
 

@@ -396,3 +396,52 @@ func TestALostLeaseCancelsTheHandler(t *testing.T) {
 	assert.EqualValues(t, 0, st.Handled)
 	assert.EqualValues(t, 1, st.LeaseLost)
 }
+
+// garbleStore is a MemoryStore that garbles the stored change of one
+// resource's first claims, as a damaged store would answer it.
+type garbleStore struct {
+	*feed.MemoryStore
+	id  int64
+	bad []byte
+}
+
+func (s *garbleStore) Claim(ctx context.Context, n int, lease time.Duration) ([]feed.Claim, error) {
+	cs, err := s.MemoryStore.Claim(ctx, n, lease)
+	for i := range cs {
+		if cs[i].Resource.ID == s.id && cs[i].Seq == 1 {
+			cs[i].Data = s.bad
+		}
+	}
+	return cs, err
+}
+
+// A stored change that cannot be decoded (the envelope, or only the copy)
+// is handed over marked (Change.Err matches ErrCorrupt, Kind, ResourceID
+// and Seq set), counted in Stats.Corrupt; the handler's nil skips it, and
+// the resource's next change follows: never a silent retry forever.
+func TestAnUndecodableChangeIsHandedOverMarked(t *testing.T) {
+	t.Parallel()
+	for name, bad := range map[string]string{
+		"envelope": `{not json`,
+		"copy":     `{"kind":"job","id":1,"seq":1,"transition_id":1,"from":"","to":"filled","copy":[1,2]}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			rec := newRecorder()
+			store := &garbleStore{MemoryStore: feed.NewMemoryStore(), id: 1, bad: []byte(bad)}
+			f, err := feed.New(nil, "", rec.handle, feed.WithStore(store), feed.WithRetry(time.Millisecond, time.Millisecond))
+			require.NoError(t, err)
+			require.NoError(t, f.IngestJob(context.Background(), job(1, "1:filled", "2:in_progress")))
+			run(t, f)
+			got := rec.waitN(t, 2)
+			require.ErrorIs(t, got[0].Err, feed.ErrCorrupt)
+			assert.Equal(t, feed.KindJob, got[0].Kind)
+			assert.EqualValues(t, 1, got[0].ResourceID)
+			assert.EqualValues(t, 1, got[0].Seq)
+			assert.Nil(t, got[0].Job)
+			require.NoError(t, got[1].Err)
+			assert.Equal(t, "filled>in_progress", got[1].From+">"+got[1].To)
+			assert.EqualValues(t, 1, f.Stats().Corrupt)
+		})
+	}
+}

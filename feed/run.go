@@ -130,8 +130,14 @@ func (f *Feed) dispatch(ctx context.Context) {
 func (f *Feed) handle(ctx context.Context, c Claim, claimed time.Time, returned func()) {
 	once := sync.OnceFunc(returned)
 	defer once()
-	ch, err := decodeChange(c.Data, c.Attempt)
-	if err == nil && time.Since(claimed) > f.lease/3 {
+	ch := decodeChange(c)
+	if ch.Err != nil {
+		// Handed over all the same, marked: the handler sees it and
+		// decides, rather than the resource waiting behind it forever.
+		f.stats.corrupt.Add(1)
+		f.log(ctx, "feed: a stored change cannot be decoded", changeAttrs(c, ch.Err)...)
+	}
+	if time.Since(claimed) > f.lease/3 {
 		// Slow to start (a busy machine): make sure the lease is still this
 		// claim's before handing the change over.
 		if err := f.store.Extend(ctx, c, f.lease); err != nil {
@@ -143,10 +149,7 @@ func (f *Feed) handle(ctx context.Context, c Claim, claimed time.Time, returned 
 		}
 		claimed = time.Now()
 	}
-	lost := false
-	if err == nil {
-		lost, err = f.call(ctx, c, ch, claimed)
-	}
+	lost, err := f.call(ctx, c, ch, claimed)
 	once()
 	if lost {
 		return // counted and logged by call; the change is another claim's now
