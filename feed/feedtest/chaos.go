@@ -43,8 +43,11 @@ type Chaos struct {
 	Drop, Duplicate, Reorder float64
 	// Seed makes the lives and the faults repeatable; 0 draws one.
 	Seed uint64
-	// Lease is the feeds' lease, 2 s when 0: the kill's abandoned claim
-	// waits that long for another instance.
+	// Lease is the lease of the instance to be killed, 2 s when 0: its
+	// abandoned claim waits that long for another instance. The others
+	// (and a restart) hold theirs for a minute, the default: a plain
+	// handler's change is handed over once only while its lease is renewed
+	// in time, and a busy machine can stall a process for seconds.
 	Lease time.Duration
 }
 
@@ -187,12 +190,15 @@ func RunChaos(tb testing.TB, c Chaos) Result {
 			calls.Add(1)
 			return inner(ctx, ch)
 		}
-		workers := 4
-		if i == victim && c.Kill {
+		workers, lease := 4, time.Minute
+		mu.Lock()
+		if i == victim && c.Kill && killed == 0 {
 			workers = 1 // one change in flight when it dies: the one it dies on
+			lease = c.Lease
 		}
+		mu.Unlock()
 		f, err := feed.New(client, fake.Private.SecretKey, h, feed.WithStore(ks), feed.WithWorkers(workers),
-			feed.WithLease(c.Lease), feed.WithPoll(c.Lease/4), feed.WithRetry(time.Millisecond, 20*time.Millisecond),
+			feed.WithLease(lease), feed.WithPoll(c.Lease/4), feed.WithRetry(time.Millisecond, 20*time.Millisecond),
 			feed.WithSyncInterval(250*time.Millisecond))
 		if err != nil {
 			tb.Fatal(err)
