@@ -151,19 +151,27 @@ func New(client *workforce.Client, secretKey string, h Handler, opts ...Option) 
 // ServeHTTP receives webhook deliveries: it verifies each one (see
 // webhook.Handler), ingests it durably and only then answers 204, so that
 // the API delivers again a copy the feed could not keep. A delivery of
-// another kind of resource is answered 204 and ignored.
+// another kind of resource is answered 204 and ignored; one the feed can
+// never ingest (ErrMalformed: an id not above 0, say) is answered 422.
 func (f *Feed) ServeHTTP(w http.ResponseWriter, r *http.Request) { f.webhooks.ServeHTTP(w, r) }
 
-// ingestEvent ingests a verified delivery.
+// ingestEvent ingests a verified delivery; one the feed can never ingest
+// (ErrMalformed) is refused as webhook.ErrMalformedEvent (422), not as a
+// failure of the receiver.
 func (f *Feed) ingestEvent(ctx context.Context, ev *webhook.Event) error {
+	var err error
 	switch ev.Kind {
 	case webhook.KindJob:
-		return f.ingestJob(ctx, ev.Job, SourceWebhook)
+		err = f.ingestJob(ctx, ev.Job, SourceWebhook)
 	case webhook.KindJobRequest:
-		return f.ingestJobRequest(ctx, ev.JobRequest, SourceWebhook)
+		err = f.ingestJobRequest(ctx, ev.JobRequest, SourceWebhook)
+	default:
+		f.stats.ignored.Add(1)
 	}
-	f.stats.ignored.Add(1)
-	return nil
+	if errors.Is(err, ErrMalformed) {
+		return fmt.Errorf("%w: %w", webhook.ErrMalformedEvent, err)
+	}
+	return err
 }
 
 // IngestJob ingests a copy of a Job obtained some other way (the answer of

@@ -15,6 +15,7 @@ import (
 
 	"github.com/workforce-marketplace/workforce-go"
 	"github.com/workforce-marketplace/workforce-go/feed"
+	"github.com/workforce-marketplace/workforce-go/webhook"
 	"github.com/workforce-marketplace/workforce-go/workforcetest"
 )
 
@@ -444,4 +445,27 @@ func TestAnUndecodableChangeIsHandedOverMarked(t *testing.T) {
 			assert.EqualValues(t, 1, f.Stats().Corrupt)
 		})
 	}
+}
+
+// A delivery the feed can never ingest (ErrMalformed) is refused for good
+// (422), not answered as an outage of the receiver (500); nothing is kept.
+func TestMalformedDeliveriesAreAnswered422(t *testing.T) {
+	t.Parallel()
+	fake := workforcetest.NewServer(t)
+	key := fake.Private.SecretKey
+	f, err := feed.New(nil, key, func(context.Context, *feed.Change) error { return nil })
+	require.NoError(t, err)
+	for _, body := range []string{
+		`{"job": {"id": 0, "state": "filled"}}`,
+		`{"job": {"id": -3, "state": "filled"}}`,
+		`{"job": {"id": 7, "state": "filled", "transitions": [{"name": "filled", "created_at": "2026-03-01T09:00:00Z"}]}}`,
+		`{"job_request": {"id": 4, "state": "posted"}}`,
+	} {
+		req := httptest.NewRequest(http.MethodPost, "/webhooks", strings.NewReader(body))
+		req.Header.Set(webhook.Header, webhook.Sign([]byte(body), key))
+		w := httptest.NewRecorder()
+		f.ServeHTTP(w, req)
+		assert.Equal(t, http.StatusUnprocessableEntity, w.Code, body)
+	}
+	assert.Zero(t, f.Stats().Copies)
 }
