@@ -216,6 +216,11 @@ func (f *Feed) ingestJobRequest(ctx context.Context, jr *workforce.JobRequest, s
 		return fmt.Errorf("%w: a Job Request without an id", ErrMalformed)
 	case jr.State == "" || jr.UpdatedAt.IsZero():
 		return fmt.Errorf("%w: job request %d has no state or no updated_at", ErrMalformed, jr.ID)
+	case jr.UpdatedAt.After(f.now().Add(maxAhead)):
+		// Taken, it would make every real later copy look older, and mute
+		// the Job Request for good.
+		return fmt.Errorf("%w: job request %d is updated at %s, more than %v ahead of this clock",
+			ErrMalformed, jr.ID, jr.UpdatedAt.UTC().Format(time.RFC3339), maxAhead)
 	}
 	horizon, err := f.start(ctx)
 	if err != nil {
@@ -225,6 +230,10 @@ func (f *Feed) ingestJobRequest(ctx context.Context, jr *workforce.JobRequest, s
 		return revealJobRequest(rec, jr, src, f.now(), horizon)
 	})
 }
+
+// maxAhead is how far a Job Request copy's updated_at may be ahead of the
+// feed's clock: clocks disagree by seconds or minutes, never by a day.
+const maxAhead = 24 * time.Hour
 
 // markStart is the mark under which WithStartFromNow keeps its start.
 const markStart = "start"

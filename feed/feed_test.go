@@ -469,3 +469,22 @@ func TestMalformedDeliveriesAreAnswered422(t *testing.T) {
 	}
 	assert.Zero(t, f.Stats().Copies)
 }
+
+// A Job Request copy dated far ahead of the clock (a server's clock
+// glitch) is refused as malformed: taken, it would make every real later
+// copy look older and mute the Job Request for good.
+func TestAJobRequestFromTheFarFutureIsRefused(t *testing.T) {
+	t.Parallel()
+	rec := newRecorder()
+	f, err := feed.New(nil, "", rec.handle, feed.WithRetry(time.Millisecond, time.Millisecond))
+	require.NoError(t, err)
+	ctx := context.Background()
+	require.NoError(t, f.IngestJobRequest(ctx, jobRequest(5, "posted", 0)))
+	future := jobRequest(5, "cancelled", 0)
+	future.UpdatedAt.Time = time.Date(2106, 2, 7, 6, 28, 15, 0, time.UTC)
+	assert.ErrorIs(t, f.IngestJobRequest(ctx, future), feed.ErrMalformed)
+	require.NoError(t, f.IngestJobRequest(ctx, jobRequest(5, "filled", 5)))
+	run(t, f)
+	got := rec.waitN(t, 2)
+	assert.Equal(t, []string{">posted", "posted>filled"}, of(got, feed.KindJobRequest, 5))
+}
