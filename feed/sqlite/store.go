@@ -9,7 +9,10 @@
 // acknowledgments), in WAL mode with synchronous=FULL, so a write is on
 // disk when its call returns (WithSyncNormal trades that for speed). Claims are leases in memory: a crash drops
 // them with the process, and the restarted process hands the changes
-// over again.
+// over again. Open counts one attempt for each resource's first change,
+// which the last process may have handed over: after a restart
+// Change.Attempt is above 1 whenever the handler may have seen the change
+// (and, after a clean stop, sometimes when it did not).
 //
 // SQLite is github.com/ncruces/go-sqlite3, pure Go without cgo.
 package sqlite
@@ -131,6 +134,15 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	if err := migrate(ctx, db); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("sqlite: %s: %w", path, err)
+	}
+	// Claims are kept in memory: the process that used the file last may
+	// have handed each resource's first change over, and died before its
+	// outcome was stored. Count it an attempt, so that Change.Attempt is
+	// above 1 exactly when the handler may have seen the change before.
+	if _, err := db.ExecContext(ctx, `UPDATE feed_changes SET attempts = attempts + 1
+		WHERE seq = (SELECT min(p.seq) FROM feed_changes p WHERE p.kind = feed_changes.kind AND p.id = feed_changes.id)`); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("sqlite: %s: counting the attempts of the last process: %w", path, err)
 	}
 	s := &Store{db: db, writes: make(chan *write, maxBatch), stop: make(chan struct{}), done: make(chan struct{}),
 		claims: map[feed.Resource]*lease{}}
