@@ -193,7 +193,9 @@ func (s *Store) Close() error {
 
 // DB answers the database, for reading the application's own tables.
 // Writing it outside TxHandler competes with the store's writer for the
-// one connection.
+// one connection. Never use it inside a TxHandler's fn (read through its
+// tx): the writer's transaction holds the one connection, so fn would wait
+// for itself, and every write of the store behind it.
 func (s *Store) DB() *sql.DB { return s.db }
 
 var errClosed = errors.New("sqlite: the store is closed")
@@ -508,7 +510,9 @@ func (s *Store) SetMark(ctx context.Context, name string, t time.Time) error {
 // of each change is made exactly once however the process fails. fn must
 // neither commit nor roll back tx; returning an error rolls back its
 // writes and leaves the change unacknowledged. fn runs in the store's one
-// writer: other writes wait for it, so it must be quick.
+// writer: other writes wait for it, so it must be quick, and it reads and
+// writes through tx only: DB() inside fn waits for the connection tx
+// holds, for ever.
 func (s *Store) TxHandler(fn func(ctx context.Context, tx *sql.Tx, c *feed.Change) error) feed.Handler {
 	return func(ctx context.Context, c *feed.Change) error {
 		r := feed.Resource{Kind: c.Kind, ID: c.ResourceID}
