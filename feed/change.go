@@ -63,6 +63,12 @@ type Change struct {
 	// Attempt counts the times the change was handed over, from 1: more
 	// than 1 after a Handler error or a lost lease.
 	Attempt int
+	// Err, when not nil, matches ErrCorrupt: the stored change or its copy
+	// cannot be decoded, and only Kind, ResourceID, Seq, Attempt and what
+	// else could be read are set (Job and JobRequest are nil). Returning
+	// nil acknowledges it, so that the resource's later changes follow; an
+	// error keeps it, to be handed over again after the backoff.
+	Err error
 }
 
 // wireChange is a Change as the feed stores it.
@@ -79,8 +85,22 @@ type wireChange struct {
 	Copy         json.RawMessage `json:"copy"`
 }
 
-// decodeChange reads a stored change back, with its copy decoded.
-func decodeChange(data []byte, attempt int) (*Change, error) {
+// decodeChange reads back the stored change c claimed, with its copy
+// decoded; one that cannot be read comes with Err set.
+func decodeChange(c Claim) *Change {
+	ch, err := decodeWire(c.Data, c.Attempt)
+	if err != nil {
+		if ch == nil {
+			ch = &Change{Kind: c.Resource.Kind, ResourceID: c.Resource.ID, Seq: c.Seq, Attempt: c.Attempt}
+		}
+		ch.Job, ch.JobRequest, ch.Err = nil, nil, err
+	}
+	return ch
+}
+
+// decodeWire decodes a stored change; when only its copy cannot be
+// decoded, it answers the change read so far too.
+func decodeWire(data []byte, attempt int) (*Change, error) {
 	var w wireChange
 	if err := json.Unmarshal(data, &w); err != nil {
 		return nil, fmt.Errorf("%w: a stored change: %v", ErrCorrupt, err)
@@ -101,7 +121,7 @@ func decodeChange(data []byte, attempt int) (*Change, error) {
 		err = fmt.Errorf("unknown kind %q", w.Kind)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%w: stored change %s %d #%d: %v", ErrCorrupt, w.Kind, w.ID, w.Seq, err)
+		return c, fmt.Errorf("%w: stored change %s %d #%d: %v", ErrCorrupt, w.Kind, w.ID, w.Seq, err)
 	}
 	return c, nil
 }

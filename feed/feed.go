@@ -19,7 +19,10 @@ import (
 // records that, and hands over the resource's next change. An error (or a
 // panic) leaves it unacknowledged, to be handed over again after a backoff;
 // the resource's later changes wait for it. ctx ends when Run's context
-// does.
+// does, or when the change's lease was lost to another claim (a renewal
+// came too late: the change is handed over again, maybe to another Feed
+// sharing the store): context.Cause(ctx) then matches ErrLeaseLost, and
+// what the handler answers is ignored.
 type Handler func(ctx context.Context, c *Change) error
 
 // Feed hands every state change of Jobs and Job Requests to a Handler, once
@@ -148,19 +151,27 @@ func New(client *workforce.Client, secretKey string, h Handler, opts ...Option) 
 // ServeHTTP receives webhook deliveries: it verifies each one (see
 // webhook.Handler), ingests it durably and only then answers 204, so that
 // the API delivers again a copy the feed could not keep. A delivery of
-// another kind of resource is answered 204 and ignored.
+// another kind of resource is answered 204 and ignored; one the feed can
+// never ingest (ErrMalformed: an id not above 0, say) is answered 422.
 func (f *Feed) ServeHTTP(w http.ResponseWriter, r *http.Request) { f.webhooks.ServeHTTP(w, r) }
 
-// ingestEvent ingests a verified delivery.
+// ingestEvent ingests a verified delivery; one the feed can never ingest
+// (ErrMalformed) is refused as webhook.ErrMalformedEvent (422), not as a
+// failure of the receiver.
 func (f *Feed) ingestEvent(ctx context.Context, ev *webhook.Event) error {
+	var err error
 	switch ev.Kind {
 	case webhook.KindJob:
-		return f.ingestJob(ctx, ev.Job, SourceWebhook)
+		err = f.ingestJob(ctx, ev.Job, SourceWebhook)
 	case webhook.KindJobRequest:
-		return f.ingestJobRequest(ctx, ev.JobRequest, SourceWebhook)
+		err = f.ingestJobRequest(ctx, ev.JobRequest, SourceWebhook)
+	default:
+		f.stats.ignored.Add(1)
 	}
-	f.stats.ignored.Add(1)
-	return nil
+	if errors.Is(err, ErrMalformed) {
+		return fmt.Errorf("%w: %w", webhook.ErrMalformedEvent, err)
+	}
+	return err
 }
 
 // IngestJob ingests a copy of a Job obtained some other way (the answer of
@@ -205,6 +216,11 @@ func (f *Feed) ingestJobRequest(ctx context.Context, jr *workforce.JobRequest, s
 		return fmt.Errorf("%w: a Job Request without an id", ErrMalformed)
 	case jr.State == "" || jr.UpdatedAt.IsZero():
 		return fmt.Errorf("%w: job request %d has no state or no updated_at", ErrMalformed, jr.ID)
+	case jr.UpdatedAt.After(f.now().Add(maxAhead)):
+		// Taken, it would make every real later copy look older, and mute
+		// the Job Request for good.
+		return fmt.Errorf("%w: job request %d is updated at %s, more than %v ahead of this clock",
+			ErrMalformed, jr.ID, jr.UpdatedAt.UTC().Format(time.RFC3339), maxAhead)
 	}
 	horizon, err := f.start(ctx)
 	if err != nil {
@@ -214,6 +230,10 @@ func (f *Feed) ingestJobRequest(ctx context.Context, jr *workforce.JobRequest, s
 		return revealJobRequest(rec, jr, src, f.now(), horizon)
 	})
 }
+
+// maxAhead is how far a Job Request copy's updated_at may be ahead of the
+// feed's clock: clocks disagree by seconds or minutes, never by a day.
+const maxAhead = 24 * time.Hour
 
 // markStart is the mark under which WithStartFromNow keeps its start.
 const markStart = "start"
@@ -297,23 +317,26 @@ type Stats struct {
 	// of other kinds of resource.
 	Copies, Queued, Ignored int64
 	// Handled is the changes acknowledged, Failed the handler errors and
-	// panics, LeaseLost the acknowledgments refused because the lease had
-	// gone to another claim (those changes are handed over again).
-	Handled, Failed, LeaseLost int64
+	// panics, LeaseLost the claims whose lease went to another claim before
+	// their acknowledgment (a renewal, an Ack or a Release refused: those
+	// changes are handed over again). Corrupt is the changes handed over
+	// with Change.Err set, because what the store kept of them cannot be
+	// decoded (each attempt counts).
+	Handled, Failed, LeaseLost, Corrupt int64
 	// Syncs is the syncs completed, SyncsSkipped those skipped because
 	// another Feed sharing the store was syncing (ErrSyncBusy).
 	Syncs, SyncsSkipped int64
 }
 
 type counters struct {
-	copies, queued, ignored, handled, failed, leaseLost, syncs, syncsSkipped atomic.Int64
+	copies, queued, ignored, handled, failed, leaseLost, corrupt, syncs, syncsSkipped atomic.Int64
 }
 
 // Stats answers the counts so far.
 func (f *Feed) Stats() Stats {
 	s := &f.stats
 	return Stats{Copies: s.copies.Load(), Queued: s.queued.Load(), Ignored: s.ignored.Load(),
-		Handled: s.handled.Load(), Failed: s.failed.Load(), LeaseLost: s.leaseLost.Load(), Syncs: s.syncs.Load(),
+		Handled: s.handled.Load(), Failed: s.failed.Load(), LeaseLost: s.leaseLost.Load(), Corrupt: s.corrupt.Load(), Syncs: s.syncs.Load(),
 		SyncsSkipped: s.syncsSkipped.Load()}
 }
 

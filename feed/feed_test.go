@@ -15,6 +15,7 @@ import (
 
 	"github.com/workforce-marketplace/workforce-go"
 	"github.com/workforce-marketplace/workforce-go/feed"
+	"github.com/workforce-marketplace/workforce-go/webhook"
 	"github.com/workforce-marketplace/workforce-go/workforcetest"
 )
 
@@ -355,4 +356,135 @@ func TestStartFromNowHandsOverOnlyLaterChanges(t *testing.T) {
 	assert.Equal(t, []string{"in_progress>completed"}, of(got, feed.KindJob, 1))
 	assert.Equal(t, []string{"posted>filled"}, of(got, feed.KindJobRequest, 5))
 	assert.EqualValues(t, 2, f.Stats().Queued, "nothing before the start was queued")
+}
+
+// lostStore is a MemoryStore whose renewals, after the first, answer that
+// the lease went to another claim.
+type lostStore struct {
+	*feed.MemoryStore
+	extends atomic.Int64
+}
+
+func (s *lostStore) Extend(ctx context.Context, c feed.Claim, lease time.Duration) error {
+	if s.extends.Add(1) == 1 {
+		return s.MemoryStore.Extend(ctx, c, lease)
+	}
+	return errors.Join(feed.ErrLeaseLost, errors.New("taken over"))
+}
+
+// A renewal that answers ErrLeaseLost cancels the handler's context (its
+// cause matches ErrLeaseLost): the change is another claim's, and the
+// handler is told to stop rather than race it. It is counted once.
+func TestALostLeaseCancelsTheHandler(t *testing.T) {
+	t.Parallel()
+	store := &lostStore{MemoryStore: feed.NewMemoryStore()}
+	causes := make(chan error, 1)
+	f, err := feed.New(nil, "", func(ctx context.Context, _ *feed.Change) error {
+		<-ctx.Done()
+		causes <- context.Cause(ctx)
+		return nil
+	}, feed.WithStore(store), feed.WithLease(30*time.Millisecond), feed.WithWorkers(1))
+	require.NoError(t, err)
+	require.NoError(t, f.IngestJob(context.Background(), job(1, "1:filled")))
+	run(t, f)
+	select {
+	case cause := <-causes:
+		assert.ErrorIs(t, cause, feed.ErrLeaseLost)
+	case <-time.After(time.Minute):
+		t.Fatal("the handler's context did not end when its lease was lost")
+	}
+	st := f.Stats()
+	assert.EqualValues(t, 0, st.Handled)
+	assert.EqualValues(t, 1, st.LeaseLost)
+}
+
+// garbleStore is a MemoryStore that garbles the stored change of one
+// resource's first claims, as a damaged store would answer it.
+type garbleStore struct {
+	*feed.MemoryStore
+	id  int64
+	bad []byte
+}
+
+func (s *garbleStore) Claim(ctx context.Context, n int, lease time.Duration) ([]feed.Claim, error) {
+	cs, err := s.MemoryStore.Claim(ctx, n, lease)
+	for i := range cs {
+		if cs[i].Resource.ID == s.id && cs[i].Seq == 1 {
+			cs[i].Data = s.bad
+		}
+	}
+	return cs, err
+}
+
+// A stored change that cannot be decoded (the envelope, or only the copy)
+// is handed over marked (Change.Err matches ErrCorrupt, Kind, ResourceID
+// and Seq set), counted in Stats.Corrupt; the handler's nil skips it, and
+// the resource's next change follows: never a silent retry forever.
+func TestAnUndecodableChangeIsHandedOverMarked(t *testing.T) {
+	t.Parallel()
+	for name, bad := range map[string]string{
+		"envelope": `{not json`,
+		"copy":     `{"kind":"job","id":1,"seq":1,"transition_id":1,"from":"","to":"filled","copy":[1,2]}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			rec := newRecorder()
+			store := &garbleStore{MemoryStore: feed.NewMemoryStore(), id: 1, bad: []byte(bad)}
+			f, err := feed.New(nil, "", rec.handle, feed.WithStore(store), feed.WithRetry(time.Millisecond, time.Millisecond))
+			require.NoError(t, err)
+			require.NoError(t, f.IngestJob(context.Background(), job(1, "1:filled", "2:in_progress")))
+			run(t, f)
+			got := rec.waitN(t, 2)
+			require.ErrorIs(t, got[0].Err, feed.ErrCorrupt)
+			assert.Equal(t, feed.KindJob, got[0].Kind)
+			assert.EqualValues(t, 1, got[0].ResourceID)
+			assert.EqualValues(t, 1, got[0].Seq)
+			assert.Nil(t, got[0].Job)
+			require.NoError(t, got[1].Err)
+			assert.Equal(t, "filled>in_progress", got[1].From+">"+got[1].To)
+			assert.EqualValues(t, 1, f.Stats().Corrupt)
+		})
+	}
+}
+
+// A delivery the feed can never ingest (ErrMalformed) is refused for good
+// (422), not answered as an outage of the receiver (500); nothing is kept.
+func TestMalformedDeliveriesAreAnswered422(t *testing.T) {
+	t.Parallel()
+	fake := workforcetest.NewServer(t)
+	key := fake.Private.SecretKey
+	f, err := feed.New(nil, key, func(context.Context, *feed.Change) error { return nil })
+	require.NoError(t, err)
+	for _, body := range []string{
+		`{"job": {"id": 0, "state": "filled"}}`,
+		`{"job": {"id": -3, "state": "filled"}}`,
+		`{"job": {"id": 7, "state": "filled", "transitions": [{"name": "filled", "created_at": "2026-03-01T09:00:00Z"}]}}`,
+		`{"job_request": {"id": 4, "state": "posted"}}`,
+	} {
+		req := httptest.NewRequest(http.MethodPost, "/webhooks", strings.NewReader(body))
+		req.Header.Set(webhook.Header, webhook.Sign([]byte(body), key))
+		w := httptest.NewRecorder()
+		f.ServeHTTP(w, req)
+		assert.Equal(t, http.StatusUnprocessableEntity, w.Code, body)
+	}
+	assert.Zero(t, f.Stats().Copies)
+}
+
+// A Job Request copy dated far ahead of the clock (a server's clock
+// glitch) is refused as malformed: taken, it would make every real later
+// copy look older and mute the Job Request for good.
+func TestAJobRequestFromTheFarFutureIsRefused(t *testing.T) {
+	t.Parallel()
+	rec := newRecorder()
+	f, err := feed.New(nil, "", rec.handle, feed.WithRetry(time.Millisecond, time.Millisecond))
+	require.NoError(t, err)
+	ctx := context.Background()
+	require.NoError(t, f.IngestJobRequest(ctx, jobRequest(5, "posted", 0)))
+	future := jobRequest(5, "cancelled", 0)
+	future.UpdatedAt.Time = time.Date(2106, 2, 7, 6, 28, 15, 0, time.UTC)
+	assert.ErrorIs(t, f.IngestJobRequest(ctx, future), feed.ErrMalformed)
+	require.NoError(t, f.IngestJobRequest(ctx, jobRequest(5, "filled", 5)))
+	run(t, f)
+	got := rec.waitN(t, 2)
+	assert.Equal(t, []string{">posted", "posted>filled"}, of(got, feed.KindJobRequest, 5))
 }

@@ -130,8 +130,14 @@ func (f *Feed) dispatch(ctx context.Context) {
 func (f *Feed) handle(ctx context.Context, c Claim, claimed time.Time, returned func()) {
 	once := sync.OnceFunc(returned)
 	defer once()
-	ch, err := decodeChange(c.Data, c.Attempt)
-	if err == nil && time.Since(claimed) > f.lease/3 {
+	ch := decodeChange(c)
+	if ch.Err != nil {
+		// Handed over all the same, marked: the handler sees it and
+		// decides, rather than the resource waiting behind it forever.
+		f.stats.corrupt.Add(1)
+		f.log(ctx, "feed: a stored change cannot be decoded", changeAttrs(c, ch.Err)...)
+	}
+	if time.Since(claimed) > f.lease/3 {
 		// Slow to start (a busy machine): make sure the lease is still this
 		// claim's before handing the change over.
 		if err := f.store.Extend(ctx, c, f.lease); err != nil {
@@ -143,10 +149,11 @@ func (f *Feed) handle(ctx context.Context, c Claim, claimed time.Time, returned 
 		}
 		claimed = time.Now()
 	}
-	if err == nil {
-		err = f.call(ctx, c, ch, claimed)
-	}
+	lost, err := f.call(ctx, c, ch, claimed)
 	once()
+	if lost {
+		return // counted and logged by call; the change is another claim's now
+	}
 	// Record the outcome even when ctx ended, within a bound of its own.
 	octx, cancel := context.WithTimeout(context.WithoutCancel(ctx), f.lease)
 	defer cancel()
@@ -174,9 +181,13 @@ func (f *Feed) handle(ctx context.Context, c Claim, claimed time.Time, returned 
 
 // call runs the handler, renewing c's lease (last renewed at renewed)
 // every third of it until it returns, even once ctx ended; a panic is an
-// error.
-func (f *Feed) call(ctx context.Context, c Claim, ch *Change, renewed time.Time) (err error) {
+// error. When a renewal answers ErrLeaseLost, the handler's context is
+// cancelled with that error as its cause, and call answers lost.
+func (f *Feed) call(ctx context.Context, c Claim, ch *Change, renewed time.Time) (lost bool, err error) {
+	hctx, cancelHandler := context.WithCancelCause(ctx)
+	defer cancelHandler(nil)
 	stop := make(chan struct{})
+	gone := false // set by the renewals, read once they stopped
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
@@ -192,10 +203,19 @@ func (f *Feed) call(ctx context.Context, c Claim, ch *Change, renewed time.Time)
 				// (a shutdown waits for it): another Feed must not take the
 				// change meanwhile. Each renewal is bounded by the lease.
 				rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), f.lease)
-				if err := f.store.Extend(rctx, c, f.lease); err != nil {
+				err := f.store.Extend(rctx, c, f.lease)
+				cancel()
+				if err != nil {
 					f.log(ctx, "feed: renewing a lease failed", changeAttrs(c, err)...)
 				}
-				cancel()
+				if errors.Is(err, ErrLeaseLost) {
+					// Another claim holds the change: the handler is told
+					// to stop, and nothing more is renewed.
+					f.stats.leaseLost.Add(1)
+					gone = true
+					cancelHandler(err)
+					return
+				}
 				t.Reset(f.lease / 3)
 			}
 		}
@@ -203,11 +223,12 @@ func (f *Feed) call(ctx context.Context, c Claim, ch *Change, renewed time.Time)
 	defer func() {
 		close(stop)
 		wg.Wait()
+		lost = gone
 		if p := recover(); p != nil {
 			err = fmt.Errorf("feed: the handler panicked: %v", p)
 		}
 	}()
-	return f.handler(ctx, ch)
+	return false, f.handler(hctx, ch)
 }
 
 // backoff answers the wait before the next attempt after attempt failed.

@@ -96,5 +96,6 @@ var ErrCorrupt = errors.New("feed: stored data cannot be read")
 
 // ErrMalformed is matched by the errors of an ingest of a copy that tells
 // nothing the feed can order: an id not above 0, a Job Request without a
-// state or updated_at.
+// state or updated_at, or updated more than a day ahead of the feed's
+// clock (which would make every later copy look older).
 var ErrMalformed = errors.New("feed: the copy cannot be ingested")

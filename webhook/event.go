@@ -55,7 +55,8 @@ func (e Event) Format(f fmt.State, _ rune) {
 }
 
 // ErrMalformedEvent is matched by the errors of Parse: a body that is not
-// one JSON object wrapping one resource object.
+// one JSON object wrapping one resource object. A Handler's fn answers an
+// error matching it to refuse a delivery it can never take (422).
 var ErrMalformedEvent = errors.New("webhook: malformed event")
 
 // Parse reads a verified delivery body into an Event. The body must be a

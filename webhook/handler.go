@@ -75,8 +75,11 @@ type handler struct {
 //     answers 401 when it does not verify;
 //   - parses the body (400 when it is not an event), and calls fn with the
 //     request's context;
-//   - answers 204 when fn returns nil, and 500 otherwise, so that the
-//     sender delivers it again later.
+//   - answers 204 when fn returns nil; 422 when fn's error matches
+//     ErrMalformedEvent, a delivery fn can never take (the refusal is
+//     permanent: no outage to report, though the sender retries any
+//     answer but a 2xx); and 500 otherwise, so that the sender delivers it
+//     again later.
 //
 // The read timeout is a read deadline on the connection, set through
 // http.ResponseController and cleared once the body is read. When the
@@ -146,7 +149,11 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := h.call(r.Context(), ev); err != nil {
-		h.refuse(w, r, http.StatusInternalServerError, err)
+		status := http.StatusInternalServerError
+		if errors.Is(err, ErrMalformedEvent) {
+			status = http.StatusUnprocessableEntity
+		}
+		h.refuse(w, r, status, err)
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)

@@ -140,6 +140,9 @@ func TestHandler(t *testing.T) {
 
 	failNext = true
 	assert.Equal(t, http.StatusInternalServerError, post(t, h, jobBody, jobDigestHex), "the sender retries")
+	fail = fmt.Errorf("%w: no id", webhook.ErrMalformedEvent)
+	failNext = true
+	assert.Equal(t, http.StatusUnprocessableEntity, post(t, h, jobBody, jobDigestHex), "refused for good")
 	assert.Equal(t, http.StatusNoContent, post(t, h, jobBody, jobDigestHex))
 	assert.Len(t, got, 2)
 

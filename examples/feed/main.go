@@ -69,6 +69,9 @@ func open(state string) bool {
 // apply is the feed's handler: each Job change moves the roster. It is
 // handed each change once, in order per Job, so the last one wins.
 func (r *roster) apply(_ context.Context, c *feed.Change) error {
+	if c.Err != nil {
+		return c.Err // a change the store kept damaged: kept, retried, logged
+	}
 	if c.Kind != feed.KindJob {
 		return nil
 	}

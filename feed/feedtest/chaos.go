@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -42,8 +43,12 @@ type Chaos struct {
 	Drop, Duplicate, Reorder float64
 	// Seed makes the lives and the faults repeatable; 0 draws one.
 	Seed uint64
-	// Lease is the feeds' lease, 2 s when 0: the kill's abandoned claim
-	// waits that long for another instance.
+	// Lease is the lease of the instance to be killed, 10 s when 0: its
+	// abandoned claim waits that long for another instance. The others
+	// (and a restart) hold theirs for a minute, the default. A plain
+	// handler's change is handed over once only while its lease is renewed
+	// in time, and a busy machine (2 cores, -race, other test runs) stalls
+	// a process for seconds: 2 s leases lost some.
 	Lease time.Duration
 }
 
@@ -64,8 +69,11 @@ type Result struct {
 	JobRequests, JobRequestChanges, JobRequestErrors int
 	// Deliveries is the delivery attempts made, Dropped those lost.
 	Deliveries, Dropped int
-	// Killed tells whether an instance was killed mid-handler.
-	Killed bool
+	// Killed tells whether an instance was killed mid-handler; LeaseLost
+	// sums the feeds' Stats.LeaseLost (a lease that ran out under a handler
+	// or before its acknowledgment: a change handed over again).
+	Killed    bool
+	LeaseLost int64
 	// Elapsed is the run's time, from the first move to the last change
 	// handed over; Moves the state changes made on the fake.
 	Elapsed time.Duration
@@ -117,7 +125,7 @@ func RunChaos(tb testing.TB, c Chaos) Result {
 		c.Seed = rand.Uint64()
 	}
 	if c.Lease == 0 {
-		c.Lease = 2 * time.Second
+		c.Lease = 10 * time.Second
 	}
 	res := Result{Seed: c.Seed}
 	tb.Logf("feedtest: chaos seed %d", c.Seed)
@@ -136,6 +144,7 @@ func RunChaos(tb testing.TB, c Chaos) Result {
 	victim := c.Instances - 1
 	killAt := c.Jobs / 2 / c.Instances // early in the victim's share
 	var killed, victimHandled int
+	var feeds []*feed.Feed // every feed started, restarts too
 	var start func(i int) *instance
 	kill := func(i int) {
 		mu.Lock()
@@ -149,11 +158,18 @@ func RunChaos(tb testing.TB, c Chaos) Result {
 		s, closeStore := c.Open(tb, i)
 		ks := newKillable(s)
 		in := &instance{store: ks, close: closeStore, done: make(chan struct{})}
+		var calls atomic.Int64 // handler calls, each followed by one Ack or Release
 		var h feed.Handler = func(ctx context.Context, ch *feed.Change) error {
 			if i == victim && c.Kill {
 				mu.Lock()
 				if killed == 0 && victimHandled >= killAt {
 					mu.Unlock()
+					// The feed acknowledges a change after its handler
+					// returned, while the next one runs: the kill waits for
+					// those acknowledgments, or it would be a crash between
+					// an effect and its acknowledgment (a change handed over
+					// again), not one before any effect.
+					ks.waitOutcomes(calls.Load() - 1)
 					kill(i) // dies mid-handler: nothing of this change is recorded
 					return errors.New("feedtest: killed")
 				}
@@ -170,17 +186,28 @@ func RunChaos(tb testing.TB, c Chaos) Result {
 		if c.Wrap != nil {
 			h = c.Wrap(i, s, h)
 		}
-		workers := 4
-		if i == victim && c.Kill {
-			workers = 1 // one change in flight when it dies: the one it dies on
+		inner := h
+		h = func(ctx context.Context, ch *feed.Change) error {
+			calls.Add(1)
+			return inner(ctx, ch)
 		}
+		workers, lease := 4, time.Minute
+		mu.Lock()
+		if i == victim && c.Kill && killed == 0 {
+			workers = 1 // one change in flight when it dies: the one it dies on
+			lease = c.Lease
+		}
+		mu.Unlock()
 		f, err := feed.New(client, fake.Private.SecretKey, h, feed.WithStore(ks), feed.WithWorkers(workers),
-			feed.WithLease(c.Lease), feed.WithPoll(c.Lease/4), feed.WithRetry(time.Millisecond, 20*time.Millisecond),
+			feed.WithLease(lease), feed.WithPoll(min(c.Lease/4, 500*time.Millisecond)), feed.WithRetry(time.Millisecond, 20*time.Millisecond),
 			feed.WithSyncInterval(250*time.Millisecond))
 		if err != nil {
 			tb.Fatal(err)
 		}
 		in.feed = f
+		mu.Lock()
+		feeds = append(feeds, f)
+		mu.Unlock()
 		runCtx, stop := context.WithCancel(ctx)
 		in.stop = stop
 		go func() {
@@ -264,6 +291,9 @@ func RunChaos(tb testing.TB, c Chaos) Result {
 	res.Elapsed = time.Since(began)
 	mu.Lock()
 	res.Killed = killed > 0
+	for _, f := range feeds {
+		res.LeaseLost += f.Stats().LeaseLost
+	}
 	mu.Unlock()
 	for _, a := range fake.WebhookAttempts() {
 		res.Deliveries++
@@ -536,11 +566,44 @@ type killable struct {
 	feed.Store
 	ctx    context.Context
 	cancel context.CancelFunc
+
+	mu       sync.Mutex
+	outcomes int64         // Acks and Releases answered
+	changed  chan struct{} // closed when outcomes grows
 }
 
 func newKillable(s feed.Store) *killable {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &killable{Store: s, ctx: ctx, cancel: cancel}
+	return &killable{Store: s, ctx: ctx, cancel: cancel, changed: make(chan struct{})}
+}
+
+// outcome counts an Ack or Release answered.
+func (k *killable) outcome() {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.outcomes++
+	close(k.changed)
+	k.changed = make(chan struct{})
+}
+
+// waitOutcomes waits until n Acks and Releases were answered (a minute at
+// most: a store that never answers is the run's to report).
+func (k *killable) waitOutcomes(n int64) {
+	bound := time.NewTimer(time.Minute)
+	defer bound.Stop()
+	for {
+		k.mu.Lock()
+		done, ch := k.outcomes >= n, k.changed
+		k.mu.Unlock()
+		if done {
+			return
+		}
+		select {
+		case <-ch:
+		case <-bound.C:
+			return
+		}
+	}
 }
 
 var errDead = errors.New("feedtest: the instance was killed")
@@ -581,6 +644,7 @@ func (k *killable) Claim(ctx context.Context, n int, lease time.Duration) ([]fee
 }
 
 func (k *killable) Ack(ctx context.Context, c feed.Claim) error {
+	defer k.outcome()
 	ctx, done, err := k.with(ctx)
 	if err != nil {
 		return err
@@ -599,6 +663,7 @@ func (k *killable) Extend(ctx context.Context, c feed.Claim, lease time.Duration
 }
 
 func (k *killable) Release(ctx context.Context, c feed.Claim, at time.Time) error {
+	defer k.outcome()
 	ctx, done, err := k.with(ctx)
 	if err != nil {
 		return err

@@ -9,7 +9,10 @@
 // acknowledgments), in WAL mode with synchronous=FULL, so a write is on
 // disk when its call returns (WithSyncNormal trades that for speed). Claims are leases in memory: a crash drops
 // them with the process, and the restarted process hands the changes
-// over again.
+// over again. Open counts one attempt for each resource's first change,
+// which the last process may have handed over: after a restart
+// Change.Attempt is above 1 whenever the handler may have seen the change
+// (and, after a clean stop, sometimes when it did not).
 //
 // SQLite is github.com/ncruces/go-sqlite3, pure Go without cgo.
 package sqlite
@@ -132,6 +135,15 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("sqlite: %s: %w", path, err)
 	}
+	// Claims are kept in memory: the process that used the file last may
+	// have handed each resource's first change over, and died before its
+	// outcome was stored. Count it an attempt, so that Change.Attempt is
+	// above 1 exactly when the handler may have seen the change before.
+	if _, err := db.ExecContext(ctx, `UPDATE feed_changes SET attempts = attempts + 1
+		WHERE seq = (SELECT min(p.seq) FROM feed_changes p WHERE p.kind = feed_changes.kind AND p.id = feed_changes.id)`); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("sqlite: %s: counting the attempts of the last process: %w", path, err)
+	}
 	s := &Store{db: db, writes: make(chan *write, maxBatch), stop: make(chan struct{}), done: make(chan struct{}),
 		claims: map[feed.Resource]*lease{}}
 	go s.writer()
@@ -181,7 +193,9 @@ func (s *Store) Close() error {
 
 // DB answers the database, for reading the application's own tables.
 // Writing it outside TxHandler competes with the store's writer for the
-// one connection.
+// one connection. Never use it inside a TxHandler's fn (read through its
+// tx): the writer's transaction holds the one connection, so fn would wait
+// for itself, and every write of the store behind it.
 func (s *Store) DB() *sql.DB { return s.db }
 
 var errClosed = errors.New("sqlite: the store is closed")
@@ -496,7 +510,9 @@ func (s *Store) SetMark(ctx context.Context, name string, t time.Time) error {
 // of each change is made exactly once however the process fails. fn must
 // neither commit nor roll back tx; returning an error rolls back its
 // writes and leaves the change unacknowledged. fn runs in the store's one
-// writer: other writes wait for it, so it must be quick.
+// writer: other writes wait for it, so it must be quick, and it reads and
+// writes through tx only: DB() inside fn waits for the connection tx
+// holds, for ever.
 func (s *Store) TxHandler(fn func(ctx context.Context, tx *sql.Tx, c *feed.Change) error) feed.Handler {
 	return func(ctx context.Context, c *feed.Change) error {
 		r := feed.Resource{Kind: c.Kind, ID: c.ResourceID}

@@ -109,3 +109,27 @@ func TestATxHandlerPanicIsAnError(t *testing.T) {
 	require.Len(t, cs, 1, "handed over again")
 	assert.EqualValues(t, 1, cs[0].Seq)
 }
+
+// A change handed over by a process that died before its outcome was
+// stored comes back after the restart as a second attempt: the handler
+// may have seen it, and Change.Attempt must say so.
+func TestAttemptsSurviveARestart(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "feed.db")
+	s := open(t, path)
+	r := feed.Resource{Kind: feed.KindJob, ID: 1}
+	require.NoError(t, s.Update(ctx, r, queueTwo))
+	first, err := s.Claim(ctx, 1, time.Minute)
+	require.NoError(t, err)
+	require.Len(t, first, 1)
+	require.Equal(t, 1, first[0].Attempt)
+	s.Close() // the process dies mid-handler: no Ack, no Release
+	s = open(t, path)
+	t.Cleanup(func() { s.Close() })
+	again, err := s.Claim(ctx, 2, time.Minute)
+	require.NoError(t, err)
+	require.Len(t, again, 1, "the resource's second change waits for its first")
+	assert.EqualValues(t, 1, again[0].Seq)
+	assert.Equal(t, 2, again[0].Attempt)
+}
