@@ -7,6 +7,7 @@ import (
 	"iter"
 	"math"
 	"net/http"
+	"sync"
 	"time"
 )
 
@@ -223,7 +224,44 @@ func syncAll[T synced](ctx context.Context, c *Client, watermark *time.Time, opt
 				results <- r
 			}()
 		}
-		start(span{after: lower, before: upper})
+		// A request of a bracket (below) takes a slot for itself only.
+		getter := func(sp span) pageGetter[T] {
+			return func(ctx context.Context, page int) ([]T, *Response, error) {
+				if !sem.acquire(ctx) {
+					return nil, nil, ctx.Err()
+				}
+				defer sem.release()
+				place, err := c.limiter.acquire(ctx)
+				if err != nil {
+					return nil, nil, err
+				}
+				defer place.release()
+				return list(ctx, sp.after, sp.before, page)
+			}
+		}
+		// Each part of the window is read once, pages in flight, between two
+		// reads of its end (bracket); a part that changed meanwhile is read
+		// again by slices (fetchSpan).
+		startBracket := func(sp span, grows bool, fallback span) {
+			pending++
+			go func() {
+				items, ok, err := bracket(ctx, sp, grows, margin, getter(sp))
+				r := sliceResult[T]{items: items, err: err}
+				if err == nil && !ok {
+					r.split = []span{fallback}
+				}
+				results <- r
+			}()
+		}
+		// Below floor records can only leave; above it, open at the top,
+		// they can only enter.
+		top := floor.Add(-o.Precision)
+		if !lower.IsZero() && !lower.Before(top) {
+			top = lower
+		} else {
+			startBracket(span{after: lower, before: floor}, false, span{after: lower, before: floor})
+		}
+		startBracket(span{after: top}, true, span{after: top, before: upper})
 		seen := make(map[int64]bool)
 		next := upper
 		deferred := false
@@ -385,7 +423,7 @@ func inBounds[T synced](items []T, sp span, margin time.Duration) error {
 		if u.IsZero() {
 			continue
 		}
-		if (!sp.after.IsZero() && u.Before(sp.after.Add(-margin))) || u.After(sp.before.Add(margin)) {
+		if (!sp.after.IsZero() && u.Before(sp.after.Add(-margin))) || (!sp.before.IsZero() && u.After(sp.before.Add(margin))) {
 			return fmt.Errorf("%w: record %d updated at %s, asked for %s to %s", ErrServerFilter, it.listID(),
 				u.Format(time.RFC3339Nano), sp.after.Format(time.RFC3339Nano), sp.before.Format(time.RFC3339Nano))
 		}
@@ -604,4 +642,179 @@ func walkStable[T synced](ctx context.Context, sp span, first []T, margin time.D
 		prev = ids
 	}
 	return union, false, nil
+}
+
+// pageGetter reads one page of a span, holding a slot of the sync's
+// concurrency for the request only.
+type pageGetter[T synced] func(ctx context.Context, page int) ([]T, *Response, error)
+
+// readPage reads page p of sp with get and checks it: ErrServerFilter for a
+// record outside sp, ErrPageRepeated for a page (past the first) with the
+// same records as first. It answers the records and whether the page was
+// full (the server has a page after it).
+func readPage[T synced](ctx context.Context, sp span, p int, first []T, margin time.Duration, get pageGetter[T]) ([]T, bool, error) {
+	items, resp, err := get(ctx, p)
+	if err != nil {
+		return nil, false, err
+	}
+	if err := inBounds(items, sp, margin); err != nil {
+		return nil, false, err
+	}
+	if p > 1 && len(items) > 0 && sameIDs(first, items) {
+		return nil, false, fmt.Errorf("%w: page %d of records from %s to %s", ErrPageRepeated, p,
+			sp.after.Format(time.RFC3339Nano), sp.before.Format(time.RFC3339Nano))
+	}
+	return items, resp != nil && resp.NextPage > p, nil
+}
+
+// bracket reads every page of sp, a span whose records can only leave it
+// (a part of the window below the floor) or only enter it (the window's
+// top, open above) while the sync runs, once each, with pages in flight:
+// it finds the span's last page (lastPage), reads the pages before it,
+// and reads that page (or its neighbour) again last. When the count of
+// records the two reads of the end imply is the same, the span did not
+// change in between, and every page read in between was exact; else
+// bracket answers what it read and false, and the span must be read by a
+// design that tolerates change (docs/SYNC.md).
+func bracket[T synced](ctx context.Context, sp span, grows bool, margin time.Duration, get pageGetter[T]) ([]T, bool, error) {
+	first, full, err := readPage(ctx, sp, 1, nil, margin, get)
+	if err != nil || !full {
+		return first, err == nil, err // one page, read at once: exact
+	}
+	end, endItems, err := lastPage(ctx, sp, first, margin, get)
+	if err != nil {
+		return nil, false, err
+	}
+	// The reads of the bracket's two ends, and the pages read in between.
+	var (
+		last  = end // the first page not full: its count ends the span
+		pages = make([][]T, end+1)
+		lo    = 1 // pages lo..hi are read in flight between the ends
+		hi    = end - 1
+		check func() (bool, error)
+	)
+	switch {
+	case len(endItems) > 0:
+		// Page end held 0 < m < a page: the count is exact at both reads.
+		pages[end] = endItems
+		check = func() (bool, error) {
+			again, more, err := readPage(ctx, sp, end, first, margin, get)
+			return err == nil && !more && len(again) == len(endItems), err
+		}
+	case grows:
+		// Page end was empty: read end-1 now, full, (count at least
+		// end-1 pages), and end again at the close, empty (at most).
+		items, more, err := readPage(ctx, sp, end-1, first, margin, get)
+		if err != nil || !more {
+			return items, false, err
+		}
+		pages[end-1], hi = items, end-2
+		check = func() (bool, error) {
+			again, _, err := readPage(ctx, sp, end, first, margin, get)
+			return err == nil && len(again) == 0, err
+		}
+	default:
+		// Page end was empty (count at most end-1 pages): read end-1 at
+		// the close, full (at least).
+		last, hi = end-1, end-2
+		check = func() (bool, error) {
+			items, more, err := readPage(ctx, sp, end-1, first, margin, get)
+			pages[end-1] = items
+			return err == nil && more, err
+		}
+	}
+	if err := readPages(ctx, sp, lo, hi, first, margin, get, pages); err != nil {
+		return nil, false, err
+	}
+	ok, err := check()
+	if err != nil {
+		return nil, false, err
+	}
+	var all []T
+	for p := 1; p <= last && p < len(pages); p++ {
+		if p > 1 && len(pages[p]) > 0 && sameIDs(pages[p-1], pages[p]) {
+			return nil, false, fmt.Errorf("%w: page %d of records from %s to %s", ErrPageRepeated, p,
+				sp.after.Format(time.RFC3339Nano), sp.before.Format(time.RFC3339Nano))
+		}
+		all = append(all, pages[p]...)
+	}
+	return all, ok, nil
+}
+
+// readPages reads pages lo..hi of sp in flight (as many as get's slots
+// allow) into pages.
+func readPages[T synced](ctx context.Context, sp span, lo, hi int, first []T, margin time.Duration, get pageGetter[T], pages [][]T) error {
+	if lo > hi {
+		return nil
+	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var failed error
+	for p := lo; p <= hi; p++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			items, _, err := readPage(ctx, sp, p, first, margin, get)
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				if failed == nil {
+					failed = err
+					cancel(err)
+				}
+				return
+			}
+			pages[p] = items
+		}()
+	}
+	wg.Wait()
+	return failed
+}
+
+// lastPage finds the first page of sp (whose first page, first, was full)
+// that is not full: it starts from an estimate of the span's pages
+// (estimatePages), steps on (1, 2, 4… pages) while pages come back full and
+// halves the gap to the first empty one, one read at a time. It answers the page and its
+// records, none when it was empty; the page before it was full when read.
+func lastPage[T synced](ctx context.Context, sp span, first []T, margin time.Duration, get pageGetter[T]) (int, []T, error) {
+	full, empty := 1, 0 // the highest page known full, the lowest known empty
+	for p, step := estimatePages(first), 1; ; {
+		if p > maxSpanPages {
+			return 0, nil, fmt.Errorf("workforce: sync: more than %d pages of records from %s to %s", maxSpanPages,
+				sp.after.Format(time.RFC3339Nano), sp.before.Format(time.RFC3339Nano))
+		}
+		items, more, err := readPage(ctx, sp, p, first, margin, get)
+		switch {
+		case err != nil:
+			return 0, nil, err
+		case more:
+			full = p
+		case len(items) > 0:
+			return p, items, nil
+		default:
+			empty = p
+		}
+		switch {
+		case empty == full+1:
+			return empty, nil, nil
+		case empty == 0: // past the estimate: one page on, then twice the step
+			p, step = full+step, 2*step
+		default:
+			p = full + (empty-full)/2
+		}
+	}
+}
+
+// estimatePages estimates the pages of a span from its first page, first
+// (full, newest ID first), by its IDs: as many records as the page's
+// density of IDs implies below its top ID. At least 2.
+func estimatePages[T synced](first []T) int {
+	top, bottom := first[0].listID(), first[len(first)-1].listID()
+	if top <= bottom || bottom <= 0 {
+		return 2
+	}
+	n := float64(len(first)) * float64(top) / float64(top-bottom+1)
+	return int(min(max(math.Ceil(n/float64(len(first))), 2), maxSpanPages))
 }

@@ -685,7 +685,8 @@ func TestSyncAgainstAServerIgnoringPage(t *testing.T) {
 // TestSyncCostOnEveryDistribution counts the requests of a full sync of
 // 5,000 Jobs (100 pages) whose updates are spread evenly, piled up at now
 // (as SeedJobs and any bulk update leave them), changed in bulk in one
-// instant, or spread with IDs that do not grow with time.
+// instant, or spread with IDs that do not grow with time: at most 1.1× the
+// pages the data fills, plus 10.
 func TestSyncCostOnEveryDistribution(t *testing.T) {
 	t.Parallel()
 	const n = 5000
@@ -732,6 +733,7 @@ func TestSyncCostOnEveryDistribution(t *testing.T) {
 			require.Len(t, got, n)
 			pages := (n + workforce.MaxPerPage - 1) / workforce.MaxPerPage
 			t.Logf("%s: %d requests for %d pages (%.2f×)", name, s.requests, pages, float64(s.requests)/float64(pages))
+			assert.LessOrEqual(t, s.requests, pages*11/10+10, "a full sync costs at most 1.1× the pages of its data, plus 10")
 		})
 	}
 }
