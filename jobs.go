@@ -243,7 +243,7 @@ func (s *JobsService) All(ctx context.Context, opts *JobListOptions) iter.Seq2[*
 //
 // API: GET /info, then GET /jobs with updated_after and updated_before
 func (s *JobsService) Sync(ctx context.Context, watermark *time.Time, opts *SyncOptions) iter.Seq2[*Job, error] {
-	return syncAll(ctx, s.client, watermark, opts, func(ctx context.Context, after, before time.Time, page int) ([]*Job, *Response, error) {
+	return syncAll(ctx, s.client, "jobs", watermark, opts, func(ctx context.Context, after, before time.Time, page int) ([]*Job, *Response, error) {
 		return s.List(ctx, &JobListOptions{ListOptions: ListOptions{Page: page, Per: MaxPerPage}, UpdatedAfter: after, UpdatedBefore: before})
 	})
 }

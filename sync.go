@@ -7,6 +7,7 @@ import (
 	"iter"
 	"math"
 	"net/http"
+	"slices"
 	"sync"
 	"time"
 )
@@ -26,6 +27,12 @@ type SyncOptions struct {
 	// the client's page window (WithPageWindow). Within it, the client
 	// keeps as many in flight as the server sustains.
 	Concurrency int
+	// Progress, when not nil, keeps the progress of a sync that does not
+	// finish (an error, a break), and is resumed from by the next sync
+	// given it and the same watermark, which skips what it covers; a sync
+	// that finishes sets it to the zero state. A state of another resource
+	// or watermark stops the sync with ErrSyncState (docs/SYNC.md).
+	Progress *SyncState
 }
 
 // ErrSyncUnstable is yielded by a sync when more than a page of records
@@ -91,6 +98,13 @@ type sliceResult[T any] struct {
 	split    []span
 	deferred *span
 	err      error
+	// A page of the bracket below the floor, handed on as it comes
+	// (partial; page 0 with end), and the end of that bracket (below: it
+	// held; fell: it did not, and the part is read again by slices).
+	partial     bool
+	page        int
+	end         *bracketStart
+	below, fell bool
 }
 
 // syncBounds is what a worker needs to know of the sync: the precision of
@@ -129,7 +143,7 @@ func (s slots) release() { <-s }
 
 // syncAll runs an incremental sync; docs/SYNC.md argues why it skips
 // nothing.
-func syncAll[T synced](ctx context.Context, c *Client, watermark *time.Time, opts *SyncOptions, list sliceLister[T]) iter.Seq2[T, error] {
+func syncAll[T synced](ctx context.Context, c *Client, kind string, watermark *time.Time, opts *SyncOptions, list sliceLister[T]) iter.Seq2[T, error] {
 	return func(yield func(T, error) bool) {
 		var zero T
 		o := SyncOptions{}
@@ -150,6 +164,15 @@ func syncAll[T synced](ctx context.Context, c *Client, watermark *time.Time, opt
 		if err := o.check(); err != nil {
 			yield(zero, err)
 			return
+		}
+		var resumed *SyncState
+		if o.Progress != nil && !o.Progress.IsZero() {
+			if st := o.Progress; st.kind != kind || !st.from.Equal(*watermark) {
+				yield(zero, fmt.Errorf("%w: a state of a sync of %s from %s, for a sync of %s from %s", ErrSyncState,
+					st.kind, st.from.Format(time.RFC3339Nano), kind, watermark.Format(time.RFC3339Nano)))
+				return
+			}
+			resumed = o.Progress
 		}
 		if o.Precision == 0 {
 			o.Precision = time.Second
@@ -195,14 +218,42 @@ func syncAll[T synced](ctx context.Context, c *Client, watermark *time.Time, opt
 		}
 		b := &syncBounds{precision: o.Precision, margin: margin, floor: floor, clock: c.serverTime}
 
+		// The part below the floor: this sync's, or that of the sync it
+		// resumes, whose floor no record has crossed downward since.
+		prog := SyncState{kind: kind, from: *watermark, lower: lower, floor: floor}
+		var resume *bracketStart
+		if resumed != nil && !resumed.floor.After(floor) { // else the clock went back: start over
+			prog = *resumed
+			prog.pages = slices.Clone(resumed.pages)
+			if prog.end > 0 {
+				resume = &bracketStart{end: prog.end, m: prog.m, done: map[int]bool{}}
+				for _, p := range prog.pages {
+					resume.done[p] = true
+				}
+			}
+		}
+		finished := false
+		defer func() {
+			if o.Progress == nil {
+				return
+			}
+			if finished {
+				*o.Progress = SyncState{}
+			} else {
+				*o.Progress = prog
+			}
+		}()
+
 		ctx, cancel := context.WithCancelCause(c.limiter.watch(ctx))
 		results := make(chan sliceResult[T])
 		sem := newSlots(c, o.Concurrency)
 		pending := 0
 		defer func() { // cancel what is in flight and wait for it
 			cancel(errIterationOver)
-			for ; pending > 0; pending-- {
-				<-results
+			for pending > 0 {
+				if r := <-results; !r.partial {
+					pending--
+				}
 			}
 		}()
 		start := func(sp span) {
@@ -242,35 +293,54 @@ func syncAll[T synced](ctx context.Context, c *Client, watermark *time.Time, opt
 		// Each part of the window is read once, pages in flight, between two
 		// reads of its end (bracket); a part that changed meanwhile is read
 		// again by slices (fetchSpan).
-		startBracket := func(sp span, grows bool, fallback span) {
+		startBracket := func(sp span, grows bool, from *bracketStart, fallback span) {
 			pending++
+			var sink func(int, []T, *bracketStart)
+			if !grows { // its progress is kept: its pages are handed on as they come
+				sink = func(page int, items []T, end *bracketStart) {
+					results <- sliceResult[T]{partial: true, page: page, items: items, end: end}
+				}
+			}
 			go func() {
-				items, ok, err := bracket(ctx, sp, grows, margin, getter(sp))
+				items, ok, err := bracket(ctx, sp, grows, margin, getter(sp), from, sink)
 				r := sliceResult[T]{items: items, err: err}
 				if err == nil && !ok {
 					r.split = []span{fallback}
 				}
+				r.below, r.fell = err == nil && !grows && ok, err == nil && !grows && !ok
 				results <- r
 			}()
 		}
 		// Below floor records can only leave; above it, open at the top,
 		// they can only enter.
-		top := floor.Add(-o.Precision)
-		if !lower.IsZero() && !lower.Before(top) {
-			top = lower
-		} else {
-			startBracket(span{after: lower, before: floor}, false, span{after: lower, before: floor})
+		top := prog.floor.Add(-o.Precision)
+		switch {
+		case !prog.lower.IsZero() && !prog.lower.Before(top):
+			top = prog.lower
+		case !prog.below:
+			below := span{after: prog.lower, before: prog.floor}
+			startBracket(below, false, resume, below)
 		}
-		startBracket(span{after: top}, true, span{after: top, before: upper})
+		startBracket(span{after: top}, true, nil, span{after: top, before: upper})
 		seen := make(map[int64]bool)
 		next := upper
 		deferred := false
 		for pending > 0 {
 			r := <-results
-			pending--
+			if !r.partial {
+				pending--
+			}
 			if r.err != nil {
 				yield(zero, r.err)
 				return
+			}
+			switch {
+			case r.end != nil:
+				prog.end, prog.m, prog.pages = r.end.end, r.end.m, nil
+			case r.below:
+				prog.below = true
+			case r.fell: // read again by slices, whose progress is not kept
+				prog.end, prog.m, prog.pages = 0, 0, nil
 			}
 			for _, sp := range r.split {
 				start(sp)
@@ -289,6 +359,11 @@ func syncAll[T synced](ctx context.Context, c *Client, watermark *time.Time, opt
 					}
 				}
 			}
+			if r.partial && r.page > 0 && prog.end > 0 { // every record of the page yielded
+				if at, found := slices.BinarySearch(prog.pages, r.page); !found {
+					prog.pages = slices.Insert(prog.pages, at, r.page)
+				}
+			}
 		}
 		if deferred && !next.After(*watermark) {
 			// Nothing was gained: unless the server's clock moves, no sync
@@ -299,6 +374,7 @@ func syncAll[T synced](ctx context.Context, c *Client, watermark *time.Time, opt
 				return
 			}
 		}
+		finished = true
 		if next.After(*watermark) || watermark.IsZero() {
 			*watermark = next
 		}
@@ -667,6 +743,16 @@ func readPage[T synced](ctx context.Context, sp span, p int, first []T, margin t
 	return items, resp != nil && resp.NextPage > p, nil
 }
 
+// bracketStart is where a bracket begins: its end (the first page not
+// full, see bracket) and the records that page held when first read, and
+// the pages already read and yielded. A bracket resumed from it is sound
+// when the span did not change since that first read, which its closing
+// check proves as it does for a bracket run at once.
+type bracketStart struct {
+	end, m int
+	done   map[int]bool
+}
+
 // bracket reads every page of sp, a span whose records can only leave it
 // (a part of the window below the floor) or only enter it (the window's
 // top, open above) while the sync runs, once each, with pages in flight:
@@ -674,77 +760,132 @@ func readPage[T synced](ctx context.Context, sp span, p int, first []T, margin t
 // and reads that page (or its neighbour) again last. When the count of
 // records the two reads of the end imply is the same, the span did not
 // change in between, and every page read in between was exact; else
-// bracket answers what it read and false, and the span must be read by a
-// design that tolerates change (docs/SYNC.md).
-func bracket[T synced](ctx context.Context, sp span, grows bool, margin time.Duration, get pageGetter[T]) ([]T, bool, error) {
-	first, full, err := readPage(ctx, sp, 1, nil, margin, get)
-	if err != nil || !full {
-		return first, err == nil, err // one page, read at once: exact
+// bracket answers false, and the span must be read by a design that
+// tolerates change (docs/SYNC.md).
+//
+// With a nil sink, bracket answers the records it read. Else it hands
+// each page to sink as it comes (page 0 with the bracket's end, once it is
+// known), and answers none; from, when not nil, resumes a bracket of a
+// shrinking span that stopped.
+func bracket[T synced](ctx context.Context, sp span, grows bool, margin time.Duration, get pageGetter[T],
+	from *bracketStart, sink func(page int, items []T, end *bracketStart)) ([]T, bool, error) {
+	var pages [][]T
+	emit := func(p int, items []T) {
+		if sink != nil {
+			sink(p, items, nil)
+		} else {
+			pages[p] = items
+		}
 	}
-	end, endItems, err := lastPage(ctx, sp, first, margin, get)
-	if err != nil {
-		return nil, false, err
-	}
-	// The reads of the bracket's two ends, and the pages read in between.
-	var (
-		last  = end // the first page not full: its count ends the span
+	var first []T
+	end, m, done := 0, 0, map[int]bool{}
+	if from != nil {
+		end, m = from.end, from.m
+		for p := range from.done {
+			done[p] = true
+		}
+	} else {
+		items, full, err := readPage(ctx, sp, 1, nil, margin, get)
+		if err != nil {
+			return nil, false, err
+		}
+		if !full { // one page, read at once: exact
+			pages = make([][]T, 2)
+			emit(1, items)
+			return collect(pages), true, nil
+		}
+		first = items
+		e, endItems, err := lastPage(ctx, sp, first, margin, get)
+		if err != nil {
+			return nil, false, err
+		}
+		end, m = e, len(endItems)
+		if sink != nil {
+			sink(0, nil, &bracketStart{end: end, m: m})
+		}
 		pages = make([][]T, end+1)
-		lo    = 1 // pages lo..hi are read in flight between the ends
-		hi    = end - 1
-		check func() (bool, error)
-	)
+		if m > 0 {
+			emit(end, endItems)
+			done[end] = true
+		}
+	}
+	if pages == nil {
+		pages = make([][]T, end+1)
+	}
+	// The pages read in flight between the two ends, and the check.
+	last := end // the last page holding records
+	var check func() (bool, error)
 	switch {
-	case len(endItems) > 0:
+	case m > 0:
 		// Page end held 0 < m < a page: the count is exact at both reads.
-		pages[end] = endItems
 		check = func() (bool, error) {
 			again, more, err := readPage(ctx, sp, end, first, margin, get)
-			return err == nil && !more && len(again) == len(endItems), err
+			return err == nil && !more && len(again) == m, err
 		}
 	case grows:
-		// Page end was empty: read end-1 now, full, (count at least
+		// Page end was empty: read end-1 now, full (the count is at least
 		// end-1 pages), and end again at the close, empty (at most).
 		items, more, err := readPage(ctx, sp, end-1, first, margin, get)
 		if err != nil || !more {
-			return items, false, err
+			return nil, false, err
 		}
-		pages[end-1], hi = items, end-2
+		emit(end-1, items)
+		done[end-1], last = true, end-1
 		check = func() (bool, error) {
 			again, _, err := readPage(ctx, sp, end, first, margin, get)
 			return err == nil && len(again) == 0, err
 		}
 	default:
-		// Page end was empty (count at most end-1 pages): read end-1 at
-		// the close, full (at least).
-		last, hi = end-1, end-2
+		// Page end was empty (the count is at most end-1 pages): read end-1
+		// at the close, full (at least).
+		last = end - 1
+		done[end-1] = true
 		check = func() (bool, error) {
 			items, more, err := readPage(ctx, sp, end-1, first, margin, get)
-			pages[end-1] = items
-			return err == nil && more, err
+			if err != nil || !more {
+				return false, err
+			}
+			emit(end-1, items)
+			return true, nil
 		}
 	}
-	if err := readPages(ctx, sp, lo, hi, first, margin, get, pages); err != nil {
+	var todo []int
+	for p := 1; p <= last; p++ {
+		if !done[p] {
+			todo = append(todo, p)
+		}
+	}
+	if err := readPages(ctx, sp, todo, first, margin, get, emit); err != nil {
 		return nil, false, err
 	}
 	ok, err := check()
 	if err != nil {
 		return nil, false, err
 	}
-	var all []T
-	for p := 1; p <= last && p < len(pages); p++ {
-		if p > 1 && len(pages[p]) > 0 && sameIDs(pages[p-1], pages[p]) {
-			return nil, false, fmt.Errorf("%w: page %d of records from %s to %s", ErrPageRepeated, p,
-				sp.after.Format(time.RFC3339Nano), sp.before.Format(time.RFC3339Nano))
+	if sink == nil {
+		for p := 2; p <= last; p++ {
+			if len(pages[p]) > 0 && sameIDs(pages[p-1], pages[p]) {
+				return nil, false, fmt.Errorf("%w: page %d of records from %s to %s", ErrPageRepeated, p,
+					sp.after.Format(time.RFC3339Nano), sp.before.Format(time.RFC3339Nano))
+			}
 		}
-		all = append(all, pages[p]...)
 	}
-	return all, ok, nil
+	return collect(pages), ok, nil
 }
 
-// readPages reads pages lo..hi of sp in flight (as many as get's slots
-// allow) into pages.
-func readPages[T synced](ctx context.Context, sp span, lo, hi int, first []T, margin time.Duration, get pageGetter[T], pages [][]T) error {
-	if lo > hi {
+// collect joins pages.
+func collect[T any](pages [][]T) []T {
+	var all []T
+	for _, p := range pages {
+		all = append(all, p...)
+	}
+	return all
+}
+
+// readPages reads pages of sp in flight (as many as get's slots allow),
+// handing each to emit, one at a time.
+func readPages[T synced](ctx context.Context, sp span, pages []int, first []T, margin time.Duration, get pageGetter[T], emit func(int, []T)) error {
+	if len(pages) == 0 {
 		return nil
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
@@ -752,21 +893,22 @@ func readPages[T synced](ctx context.Context, sp span, lo, hi int, first []T, ma
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	var failed error
-	for p := lo; p <= hi; p++ {
+	for _, p := range pages {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			items, _, err := readPage(ctx, sp, p, first, margin, get)
 			mu.Lock()
 			defer mu.Unlock()
-			if err != nil {
-				if failed == nil {
-					failed = err
-					cancel(err)
-				}
+			if failed != nil {
 				return
 			}
-			pages[p] = items
+			if err != nil {
+				failed = err
+				cancel(err)
+				return
+			}
+			emit(p, items)
 		}()
 	}
 	wg.Wait()
