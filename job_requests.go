@@ -217,7 +217,7 @@ func (s *JobRequestsService) All(ctx context.Context, opts *JobRequestListOption
 //
 // API: GET /info, then GET /job_requests with updated_after and updated_before
 func (s *JobRequestsService) Sync(ctx context.Context, watermark *time.Time, opts *SyncOptions) iter.Seq2[*JobRequest, error] {
-	return syncAll(ctx, s.client, watermark, opts, func(ctx context.Context, after, before time.Time, page int) ([]*JobRequest, *Response, error) {
+	return syncAll(ctx, s.client, "job_requests", watermark, opts, func(ctx context.Context, after, before time.Time, page int) ([]*JobRequest, *Response, error) {
 		return s.List(ctx, &JobRequestListOptions{ListOptions: ListOptions{Page: page, Per: MaxPerPage}, UpdatedAfter: after, UpdatedBefore: before})
 	})
 }

@@ -229,9 +229,11 @@ func (s *JobsService) All(ctx context.Context, opts *JobListOptions) iter.Seq2[*
 // Sync yields every Job changed since *watermark (every Job, when it is
 // zero), each once, in no particular order, and when the iteration ends
 // with every Job yielded, sets *watermark to the time to sync from next
-// time. After a break or an error it leaves *watermark as it was. Jobs
-// changed close to the watermark may be yielded by two syncs in a row (see
-// SyncOptions.Precision and LookBack): store them by ID.
+// time. After a break or an error it leaves *watermark as it was (and
+// keeps its progress in SyncOptions.Progress, when set, for the next sync
+// to resume from). Jobs changed close to the watermark may be yielded by
+// two syncs in a row (see SyncOptions.Precision and LookBack): store them
+// by ID.
 //
 // Nothing is skipped, even while Jobs change: docs/SYNC.md argues why.
 // Under steady writes the new watermark may stay a few seconds below the
@@ -243,7 +245,7 @@ func (s *JobsService) All(ctx context.Context, opts *JobListOptions) iter.Seq2[*
 //
 // API: GET /info, then GET /jobs with updated_after and updated_before
 func (s *JobsService) Sync(ctx context.Context, watermark *time.Time, opts *SyncOptions) iter.Seq2[*Job, error] {
-	return syncAll(ctx, s.client, watermark, opts, func(ctx context.Context, after, before time.Time, page int) ([]*Job, *Response, error) {
+	return syncAll(ctx, s.client, "jobs", watermark, opts, func(ctx context.Context, after, before time.Time, page int) ([]*Job, *Response, error) {
 		return s.List(ctx, &JobListOptions{ListOptions: ListOptions{Page: page, Per: MaxPerPage}, UpdatedAfter: after, UpdatedBefore: before})
 	})
 }

@@ -2,6 +2,7 @@ package workforce
 
 import (
 	"context"
+	"sync"
 	"testing"
 	"time"
 )
@@ -63,5 +64,84 @@ func TestSplitOfAWideSpanLeavesNoGap(t *testing.T) {
 	}
 	if prevTo.Before(sp.before) {
 		t.Errorf("the parts end at %s, before the span's end %s", prevTo, sp.before)
+	}
+}
+
+// shiftingList is a list of IDs, newest first, 50 a page, from which each
+// request after the first few removes the newest record (a record leaving
+// the span) or adds one newer than all (a record entering it), so that
+// pages read in flight shift under the reads.
+type shiftingList struct {
+	mu       sync.Mutex
+	ids      []int64 // descending
+	requests int
+	calm     int // requests answered before the changes begin
+	grows    bool
+	next     int64
+}
+
+func (l *shiftingList) get(ctx context.Context, page int) ([]*fakeRec, *Response, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.requests++
+	if l.requests > l.calm {
+		if l.grows {
+			l.ids = append([]int64{l.next}, l.ids...)
+			l.next++
+		} else if len(l.ids) > 0 {
+			l.ids = l.ids[1:]
+		}
+	}
+	from := min((page-1)*50, len(l.ids))
+	to := min(from+50, len(l.ids))
+	out := make([]*fakeRec, 0, to-from)
+	for _, id := range l.ids[from:to] {
+		out = append(out, &fakeRec{id: id})
+	}
+	resp := &Response{}
+	if len(out) == 50 {
+		resp.NextPage = page + 1
+	}
+	return out, resp, nil
+}
+
+// TestBracketNoticesASpanThatChanged reads spans that change during the
+// read (records leaving a span below the floor, entering the open top),
+// with a count that fills its last page and one that does not: bracket
+// must answer false (read it again) or every record that was there from
+// the first request to the last. Without the check of the second read of
+// the end, the pages read in flight skip records.
+func TestBracketNoticesASpanThatChanged(t *testing.T) {
+	t.Parallel()
+	for _, n := range []int{500, 520} {
+		for _, grows := range []bool{false, true} {
+			for _, calm := range []int{0, 3, 8, 1000} {
+				l := &shiftingList{calm: calm, grows: grows, next: int64(n + 1)}
+				for id := int64(n); id >= 1; id-- {
+					l.ids = append(l.ids, id)
+				}
+				items, ok, err := bracket(context.Background(), span{}, grows, time.Second, l.get, nil, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got := map[int64]bool{}
+				for _, it := range items {
+					got[it.id] = true
+				}
+				for _, id := range l.ids {
+					if ok && id <= int64(n) && !got[id] {
+						t.Errorf("%d records, grows %v, changes after %d requests: record %d skipped, and the bracket held", n, grows, calm, id)
+					}
+				}
+				if calm == 1000 {
+					if !ok || len(items) != n {
+						t.Errorf("%d records, grows %v, no change: ok %v, %d records", n, grows, ok, len(items))
+					}
+					if pages := (n + 49) / 50; l.requests > pages+4 {
+						t.Errorf("%d records, grows %v, no change: %d requests for %d pages", n, grows, l.requests, pages)
+					}
+				}
+			}
+		}
 	}
 }

@@ -36,6 +36,8 @@ type changingStore struct {
 	requests  int
 	onList    func(s *changingStore) // called with mu held
 	onInfo    func(s *changingStore) // called with mu held, instead of moving the clock 300 ms
+	failFrom  int                    // from this list request on (when not 0), answer 500, or cut the connection
+	cut       bool
 }
 
 func newChangingStore(t *testing.T) (*changingStore, *httptest.Server) {
@@ -73,6 +75,17 @@ func (s *changingStore) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.requests++
+	if s.failFrom > 0 && s.requests >= s.failFrom {
+		if s.cut {
+			if conn, _, err := w.(http.Hijacker).Hijack(); err == nil {
+				conn.Close()
+				return
+			}
+		}
+		w.WriteHeader(http.StatusInternalServerError)
+		fmt.Fprint(w, `{"error": "storm"}`)
+		return
+	}
 	if s.onList != nil {
 		s.onList(s)
 	}
@@ -685,7 +698,8 @@ func TestSyncAgainstAServerIgnoringPage(t *testing.T) {
 // TestSyncCostOnEveryDistribution counts the requests of a full sync of
 // 5,000 Jobs (100 pages) whose updates are spread evenly, piled up at now
 // (as SeedJobs and any bulk update leave them), changed in bulk in one
-// instant, or spread with IDs that do not grow with time.
+// instant, or spread with IDs that do not grow with time: at most 1.1× the
+// pages the data fills, plus 10.
 func TestSyncCostOnEveryDistribution(t *testing.T) {
 	t.Parallel()
 	const n = 5000
@@ -732,6 +746,7 @@ func TestSyncCostOnEveryDistribution(t *testing.T) {
 			require.Len(t, got, n)
 			pages := (n + workforce.MaxPerPage - 1) / workforce.MaxPerPage
 			t.Logf("%s: %d requests for %d pages (%.2f×)", name, s.requests, pages, float64(s.requests)/float64(pages))
+			assert.LessOrEqual(t, s.requests, pages*11/10+10, "a full sync costs at most 1.1× the pages of its data, plus 10")
 		})
 	}
 }
@@ -779,4 +794,148 @@ func TestSyncDoesNotTrustAFarServerClock(t *testing.T) {
 	s.mu.Unlock()
 	got := syncOnce(t, c, &wm, nil)
 	assert.Equal(t, 1, got[11], "the Job created meanwhile")
+}
+
+// A full sync of 5,000 Jobs that fails late (a storm of 500s, or a cut
+// connection, from its 70th request on) keeps its progress in a
+// SyncState, persisted as text; the next sync resumes from it: together
+// they yield every Job, none twice (the Jobs are old: none lie in the top
+// of the window, which a resumed sync reads again), and the resumed sync
+// reads only what the first did not.
+func TestSyncResumesAfterAFailure(t *testing.T) {
+	t.Parallel()
+	for _, cut := range []bool{false, true} {
+		t.Run(fmt.Sprintf("cut connection %v", cut), func(t *testing.T) {
+			t.Parallel()
+			const n = 5000
+			s, srv := newChangingStore(t)
+			for i := range n {
+				s.add(1, s.now.Add(-time.Duration(n-i)*time.Hour))
+			}
+			s.failFrom, s.cut = 70, cut
+			c := s.client(t, srv.URL)
+			var wm time.Time
+			var st workforce.SyncState
+			first := map[int64]int{}
+			var failed error
+			for job, err := range c.Jobs.Sync(context.Background(), &wm, &workforce.SyncOptions{Progress: &st}) {
+				if err != nil {
+					failed = err
+					continue
+				}
+				first[job.ID]++
+			}
+			require.Error(t, failed)
+			assert.True(t, wm.IsZero(), "a failed sync leaves the watermark")
+			require.False(t, st.IsZero(), "a failed sync keeps its progress")
+			text, err := st.MarshalText()
+			require.NoError(t, err)
+
+			s.mu.Lock()
+			s.failFrom, s.requests = 0, 0
+			s.mu.Unlock()
+			var again workforce.SyncState
+			require.NoError(t, again.UnmarshalText(text))
+			second := syncOnce(t, c, &wm, &workforce.SyncOptions{Progress: &again})
+			assert.True(t, again.IsZero(), "a sync that finishes clears its progress")
+			assert.False(t, wm.IsZero())
+			for id := int64(1); id <= n; id++ {
+				if first[id]+second[id] != 1 {
+					t.Errorf("job %d yielded %d times before the failure and %d after", id, first[id], second[id])
+				}
+			}
+			pages := n / workforce.MaxPerPage
+			t.Logf("%d yielded before the failure, %d after, in %d requests", len(first), len(second), s.requests)
+			assert.Greater(t, len(first), 1000, "the first sync got far")
+			assert.LessOrEqual(t, s.requests, pages-len(first)/workforce.MaxPerPage+10, "the resumed sync reads only what is left")
+		})
+	}
+}
+
+// Records that change between a failed sync and the one that resumes it
+// leave the part below the floor: the resumed sync notices (its bracket
+// does not hold) and reads that part again; nothing is skipped.
+func TestSyncResumedAfterChangesSkipsNothing(t *testing.T) {
+	t.Parallel()
+	const n = 3000
+	s, srv := newChangingStore(t)
+	for i := range n {
+		s.add(1, s.now.Add(-time.Duration(n-i)*time.Hour))
+	}
+	s.failFrom = 40
+	c := s.client(t, srv.URL)
+	var wm time.Time
+	var st workforce.SyncState
+	seen := map[int64]bool{}
+	for job, err := range c.Jobs.Sync(context.Background(), &wm, &workforce.SyncOptions{Progress: &st}) {
+		if err == nil {
+			seen[job.ID] = true
+		}
+	}
+	require.False(t, st.IsZero())
+	s.mu.Lock()
+	s.failFrom = 0
+	s.now = s.now.Add(time.Minute)
+	for id := int64(n); id > n-60; id-- { // the newest Jobs, on the pages read first, change
+		s.touch(id)
+	}
+	s.now = s.now.Add(time.Minute)
+	s.mu.Unlock()
+	for id := range syncOnce(t, c, &wm, &workforce.SyncOptions{Progress: &st}) {
+		seen[id] = true
+	}
+	for id := int64(1); id <= n; id++ {
+		assert.True(t, seen[id], "job %d skipped", id)
+	}
+}
+
+// A state that is not a sync state (corrupt, truncated, of another
+// version) is refused by UnmarshalText; one of another resource or
+// watermark is refused by the sync, before it reads a record: both with
+// ErrSyncState, the state left as it was.
+func TestSyncStateRefusesCorruptAndForeignStates(t *testing.T) {
+	t.Parallel()
+	s, srv := newChangingStore(t)
+	for i := range 500 {
+		s.add(1, s.now.Add(-time.Duration(500-i)*time.Hour))
+	}
+	s.failFrom = 5
+	c := s.client(t, srv.URL)
+	var wm time.Time
+	var st workforce.SyncState
+	for range c.Jobs.Sync(context.Background(), &wm, &workforce.SyncOptions{Progress: &st}) {
+	}
+	require.False(t, st.IsZero())
+	text, err := st.MarshalText()
+	require.NoError(t, err)
+
+	flipped := slices.Clone(text)
+	flipped[12] ^= 1
+	for name, bad := range map[string][]byte{
+		"garbage":       []byte("hello"),
+		"truncated":     text[:len(text)-3],
+		"flipped":       flipped,
+		"other version": append([]byte("wfsync2:"), text[len("wfsync1:"):]...),
+	} {
+		got := st
+		err := got.UnmarshalText(bad)
+		assert.ErrorIs(t, err, workforce.ErrSyncState, name)
+		assert.Equal(t, st, got, "%s: the state is left as it was", name)
+	}
+
+	s.mu.Lock()
+	s.failFrom, s.requests = 0, 0
+	s.mu.Unlock()
+	other := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	var last error
+	for _, err := range c.Jobs.Sync(context.Background(), &other, &workforce.SyncOptions{Progress: &st}) {
+		last = err
+	}
+	assert.ErrorIs(t, last, workforce.ErrSyncState, "another watermark")
+	for _, err := range c.Users.Sync(context.Background(), &wm, &workforce.SyncOptions{Progress: &st}) {
+		last = err
+	}
+	assert.ErrorIs(t, last, workforce.ErrSyncState, "another resource")
+	assert.Zero(t, s.requests, "no record is read with a foreign state")
+	assert.False(t, st.IsZero(), "the state is left as it was")
 }

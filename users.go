@@ -154,7 +154,7 @@ func (s *UsersService) All(ctx context.Context, opts *UserListOptions) iter.Seq2
 //
 // API: GET /info, then GET /users with updated_after and updated_before
 func (s *UsersService) Sync(ctx context.Context, watermark *time.Time, opts *SyncOptions) iter.Seq2[*User, error] {
-	return syncAll(ctx, s.client, watermark, opts, func(ctx context.Context, after, before time.Time, page int) ([]*User, *Response, error) {
+	return syncAll(ctx, s.client, "users", watermark, opts, func(ctx context.Context, after, before time.Time, page int) ([]*User, *Response, error) {
 		return s.List(ctx, &UserListOptions{ListOptions: ListOptions{Page: page, Per: MaxPerPage}, UpdatedAfter: after, UpdatedBefore: before})
 	})
 }
