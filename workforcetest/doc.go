@@ -123,7 +123,14 @@
 // or 404.
 //
 // The pending workflow (Server.Apply) needs use_pending_state on both the Job Request and its
-// Customer. A Job on a Job Request with badge_requirements needs a Worker holding each of those
+// Customer. The contract's cut-off time of applications is, in the fake, the Job Request's start
+// time (the contract defines no other): when the fake clock reaches it, its pending Jobs become
+// rejected, each with a transition and a webhook, dated at the start time (applied when the
+// clock moves, and before every request and outside move, so every list, get and webhook agrees),
+// and Apply is refused from then on; a rejected Job cannot be granted (PATCH state=filled is a
+// 422 on state). The contract refuses no late Job otherwise: Accept, POST /jobs and
+// /jobs/assign still make a filled Job on a Job Request past its start (unfilled included,
+// which keeps its state), as a Requestor may staff a late shift. A Job on a Job Request with badge_requirements needs a Worker holding each of those
 // Badges (Server.GrantBadge); otherwise POST /jobs, /jobs/assign, Apply and Accept answer 422 on
 // worker_id. Deleting a Badge a Job Request requires is a 422; deleting another one takes it from
 // the Workers holding it.
