@@ -208,7 +208,9 @@
 // The request log (Requests) keeps the last 10,000 requests, fewer when they would hold more
 // than 32 MiB. A request is recorded before it is routed or authenticated; its body is kept only
 // when it carries a valid token or authenticates, and then at most 64 KiB of it, secrets
-// redacted first; body_size says how long it was. Headers beyond 64 KiB are refused (431) by
+// redacted first; body_size says how long it was. Secrets are found by their shape (keys, and
+// tokens: 48 hex digits) in the path, query, header values and body; a header name also loses
+// every run of 8 or more hex digits, so that a piece of a token is hidden too. Headers beyond 64 KiB are refused (431) by
 // the server. So whoever reaches the fake cannot make it hold more than that.
 //
 // POST /_fake/webhooks/faults takes a WebhookFault, with the delay in seconds of the fake clock:
