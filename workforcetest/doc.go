@@ -149,7 +149,9 @@
 // the Employer never. A User the key may not see is embedded as null, in show and list answers
 // and in the webhooks of the pool's Jobs alike; the Job keeps its worker_id. (The real API's
 // behaviour here is undocumented: null is our choice, and the SDK takes a Job with or without
-// its Users.)
+// its Users.) The live API sends no worker_id (CONTRACT §10), so there such a Job would carry
+// no Worker id at all: a Public Pool consumer should keep the Worker's id while it sees it,
+// rather than rely on worker_id, which the fake sends only because the contract keeps it.
 //
 // # Customers
 //
