@@ -40,7 +40,11 @@ func (w Warning) String() string {
 	if field == "" {
 		field = "the record"
 	}
-	return fmt.Sprintf("record %d (id %d): %s: %s is not a %s", w.Index, w.ID, field, w.Value, w.Want)
+	article := "a"
+	if w.Want != "" && strings.IndexByte("aeiouAEIOU", w.Want[0]) >= 0 {
+		article = "an" // "an integer"
+	}
+	return fmt.Sprintf("record %d (id %d): %s: %s is not %s %s", w.Index, w.ID, field, w.Value, article, w.Want)
 }
 
 // Decode decodes data, the JSON document of a resource as the API writes

@@ -110,6 +110,7 @@ func TestLenientWarnings(t *testing.T) {
 	assert.Contains(t, string(j.Raw), `"maybe"`, "Raw keeps the value")
 	assert.Equal(t, workforce.JobFilled, jobs[2].State)
 	assert.Equal(t, `record 1 (id 2): worker.drug_tested: "maybe" is not a boolean`, warnings[1].String())
+	assert.Equal(t, `record 2 (id 0): job_request_id: 7.5 is not an integer`, warnings[4].String())
 }
 
 // A list element that is not a record, null or not an object, is an error:

@@ -47,15 +47,19 @@ func (c *clock) set(t time.Time) {
 func (s *Server) Now() time.Time { return s.clock.now() }
 
 // Advance moves the fake clock forward by d (backward for a negative d). Tokens expire, and
-// time_to_start and hours_worked change, by this clock only. Webhook retries that fall due are
-// sent.
+// time_to_start and hours_worked change, by this clock only. The start times it reaches take
+// effect at once (Job Requests become unfilled, pending Jobs rejected), with their webhooks;
+// webhook retries that fall due are sent.
 func (s *Server) Advance(d time.Duration) {
 	s.clock.advance(d)
+	_ = s.st.write(nil) // the cut-offs the clock reached, and their webhooks
 	s.hooks.dueRetries()
 }
 
-// SetTime moves the fake clock to t. Webhook retries that fall due are sent.
+// SetTime moves the fake clock to t. The start times it reaches take effect at once, as with
+// Advance; webhook retries that fall due are sent.
 func (s *Server) SetTime(t time.Time) {
 	s.clock.set(t)
+	_ = s.st.write(nil) // the cut-offs the clock reached, and their webhooks
 	s.hooks.dueRetries()
 }

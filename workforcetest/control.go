@@ -32,7 +32,8 @@ POST   /_fake/jobs/{id}/no_show                    NoShow -> {"state": "no_show"
 POST   /_fake/workers/{id}/badges?badge_id=N       GrantBadge -> {"worker_id": N, "badge_id": M}
 GET    /_fake/clock                                Now -> {"now": "2026-11-23T04:50:40Z"}
 POST   /_fake/clock/advance?seconds=N              Advance, N may be negative -> {"now": "..."}; Job Requests
-                                                   whose start it reaches with an open slot become unfilled
+                                                   whose start it reaches with an open slot become unfilled,
+                                                   and their pending Jobs rejected (the cut-off)
 POST   /_fake/faults                               InjectFault -> {}; the JSON body is a Fault, with the delay in
                                                    milliseconds and no other field: {"method", "path", "times",
                                                    "status", "retry_after", "body", "drop", "delay_ms",

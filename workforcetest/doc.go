@@ -123,7 +123,14 @@
 // or 404.
 //
 // The pending workflow (Server.Apply) needs use_pending_state on both the Job Request and its
-// Customer. A Job on a Job Request with badge_requirements needs a Worker holding each of those
+// Customer. The contract's cut-off time of applications is, in the fake, the Job Request's start
+// time (the contract defines no other): when the fake clock reaches it, its pending Jobs become
+// rejected, each with a transition and a webhook, dated at the start time (applied when the
+// clock moves, and before every request and outside move, so every list, get and webhook agrees),
+// and Apply is refused from then on; a rejected Job cannot be granted (PATCH state=filled is a
+// 422 on state). The contract refuses no late Job otherwise: Accept, POST /jobs and
+// /jobs/assign still make a filled Job on a Job Request past its start (unfilled included,
+// which keeps its state), as a Requestor may staff a late shift. A Job on a Job Request with badge_requirements needs a Worker holding each of those
 // Badges (Server.GrantBadge); otherwise POST /jobs, /jobs/assign, Apply and Accept answer 422 on
 // worker_id. Deleting a Badge a Job Request requires is a 422; deleting another one takes it from
 // the Workers holding it.
@@ -142,7 +149,9 @@
 // the Employer never. A User the key may not see is embedded as null, in show and list answers
 // and in the webhooks of the pool's Jobs alike; the Job keeps its worker_id. (The real API's
 // behaviour here is undocumented: null is our choice, and the SDK takes a Job with or without
-// its Users.)
+// its Users.) The live API sends no worker_id (CONTRACT §10), so there such a Job would carry
+// no Worker id at all: a Public Pool consumer should keep the Worker's id while it sees it,
+// rather than rely on worker_id, which the fake sends only because the contract keeps it.
 //
 // # Customers
 //
@@ -201,7 +210,9 @@
 // The request log (Requests) keeps the last 10,000 requests, fewer when they would hold more
 // than 32 MiB. A request is recorded before it is routed or authenticated; its body is kept only
 // when it carries a valid token or authenticates, and then at most 64 KiB of it, secrets
-// redacted first; body_size says how long it was. Headers beyond 64 KiB are refused (431) by
+// redacted first; body_size says how long it was. Secrets are found by their shape (keys, and
+// tokens: 48 hex digits) in the path, query, header values and body; a header name also loses
+// every run of 8 or more hex digits, so that a piece of a token is hidden too. Headers beyond 64 KiB are refused (431) by
 // the server. So whoever reaches the fake cannot make it hold more than that.
 //
 // POST /_fake/webhooks/faults takes a WebhookFault, with the delay in seconds of the fake clock:

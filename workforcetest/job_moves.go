@@ -20,7 +20,8 @@ func (s *Server) outside(verb string, fn func(*tx) error) error {
 }
 
 // Apply makes workerID apply to jobRequestID: a new pending Job. It is allowed only when both
-// the Job Request and its Customer use the pending workflow (Seed.PendingJobRequestID does).
+// the Job Request and its Customer use the pending workflow (Seed.PendingJobRequestID does),
+// and before the Job Request's start time: the cut-off, at which pending Jobs are rejected.
 func (s *Server) Apply(jobRequestID, workerID int64) (int64, error) {
 	var id int64
 	err := s.outside("apply", func(tx *tx) error {
@@ -31,6 +32,10 @@ func (s *Server) Apply(jobRequestID, workerID int64) (int64, error) {
 		if c, ok := tx.customer(jr.customerID); !ok || !c.usePendingState || !jr.usePendingState {
 			return errorf(http.StatusUnprocessableEntity,
 				"job request %d and its customer do not both use the pending workflow", jobRequestID)
+		}
+		if !jr.startTime.IsZero() && !tx.now().Before(jr.startTime) {
+			return invalid("job_request_id", "job request "+itoa(jobRequestID)+
+				" reached its start time, the cut-off of applications")
 		}
 		var err error
 		id, err = tx.createJob(jobRequestID, workerID, statePending, "", newJobAlways)

@@ -138,8 +138,9 @@ func (tx *tx) syncJobRequest(id int64) {
 }
 
 // applyCutoffs moves every posted, unassigned or filled Job Request whose start time the clock
-// has reached with an open slot to unfilled, dated at its start time, and notes the earliest
-// start still ahead. The store calls it before every access when one may be due (cutoffsDue),
+// has reached with an open slot to unfilled, dated at its start time, rejects the pending Jobs
+// of every Job Request whose start time (the cut-off of CONTRACT §6) the clock has reached,
+// dated at that time, and notes the earliest start still ahead. The store calls it before every access when one may be due (cutoffsDue),
 // so the cut-off follows the clock without a timer.
 func (st *store) applyCutoffs(tx *tx) {
 	now := tx.now()
@@ -165,10 +166,35 @@ func (st *store) applyCutoffs(tx *tx) {
 		jr, _ := tx.editJobRequest(d.id)
 		_ = tx.moveJobRequest(jr, stateUnfilled, jr.startTime) // in the table
 	}
+	// The cut-off of applications is the Job Request's start time: pending Jobs are rejected.
+	for _, link := range tx.jobLinks(tx.st.jobIndex.set("state", statePending)) { // oldest first
+		jr, ok := tx.jobRequest(link.jobRequestID)
+		switch {
+		case !ok || jr.startTime.IsZero():
+			continue
+		case now.Before(jr.startTime):
+			if next.IsZero() || jr.startTime.Before(next) {
+				next = jr.startTime
+			}
+			continue
+		}
+		j, _ := tx.editJob(link.id)
+		tx.when = later(jr.startTime, j.updatedAt) // dated at the cut-off, never before the application
+		_ = tx.move(j, stateRejected, offSite)     // in the table
+		tx.when = now
+	}
 	if next.IsZero() {
 		next = time.Unix(1<<62, 0) // no start ahead: only a commit can make one
 	}
 	st.cutoffsStale, st.nextCutoff = false, next
+}
+
+// later answers the later of a and b.
+func later(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
 }
 
 // cancelJobRequest cancels jr and then each of its open Jobs (pending, filled, in_progress,

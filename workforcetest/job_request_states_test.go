@@ -292,3 +292,70 @@ func TestBadgeRequirement(t *testing.T) {
 	_, err = f.Apply(pendingJR, w[1])
 	assert.Error(t, err, "applying needs the badges too")
 }
+
+// TestPendingRejectedAtCutoff checks CONTRACT §6's pending → rejected "by the cut-off time",
+// which the fake puts at the Job Request's start time: applied when the clock reaches it (with a
+// transition and a webhook), and seen alike by every read.
+func TestPendingRejectedAtCutoff(t *testing.T) {
+	t.Parallel()
+	start := time.Date(2026, 6, 1, 15, 0, 0, 0, time.UTC) // 08:00 at UTC-7
+	f := newFake(t, workforcetest.WithClock(start))
+	rcv := newReceiver(t, f.Private.SecretKey, always(http.StatusNoContent))
+	require.NoError(t, f.AddWebhookReceiver(rcv.URL))
+	seed := f.Seed()
+	jr := idOf(f.createJobRequest(obj{"employer_id": seed.PendingEmployerID, "use_pending_state": true,
+		"slots": 2, "start_time": "2026-06-01 09:00"}))
+	early, err := f.Apply(jr, seed.WorkerIDs[1])
+	require.NoError(t, err)
+	late, err := f.Apply(jr, seed.WorkerIDs[2])
+	require.NoError(t, err)
+
+	f.Advance(59 * time.Minute)
+	state, _ := f.JobState(early)
+	assert.Equal(t, "pending", state, "before the cut-off")
+	f.Advance(time.Minute)
+	waitWebhooks(t, f.Server) // no request since the clock moved: the move itself applies it
+	assert.Equal(t, []string{"pending", "rejected"}, rcv.jobStates(early))
+	assert.Equal(t, []string{"pending", "rejected"}, rcv.jobStates(late))
+
+	f.Advance(48 * time.Hour)
+	f.private = f.token(f.Private) // the old one expired
+	job := f.getJob(early)
+	assert.Equal(t, "rejected", job["state"])
+	assert.Equal(t, []string{"rejected", "pending"}, transitionNames(job))
+	assert.Equal(t, "2026-06-01T09:00:00.000-07:00", job["updated_at"], "dated at the cut-off")
+	assert.Equal(t, "2026-06-01T16:00:00Z", job["transitions"].([]any)[0].(obj)["created_at"])
+	status, body := f.get("/api_v2/jobs", f.private, "state", "rejected", "job_request_id", itoa(jr))
+	require.Equal(t, http.StatusOK, status)
+	assert.Equal(t, []int64{late, early}, listIDs(t, body, "jobs"))
+
+	status, body = f.patchJob(early, obj{"state": "filled"})
+	require.Equal(t, http.StatusUnprocessableEntity, status, "no grant after the cut-off")
+	assert.Contains(t, fieldErrors(t, body), "state")
+	got := f.getJobRequest(jr)
+	assert.Equal(t, "unfilled", got["state"])
+	assert.Equal(t, obj{"rejected": float64(2)}, got["cached_job_states"])
+
+	_, err = f.Apply(jr, seed.WorkerIDs[3])
+	assert.Error(t, err, "no application after the cut-off")
+	state, _ = f.JobState(early)
+	assert.Equal(t, "rejected", state)
+}
+
+// TestPendingRejectedAtCutoffOnRead checks that a read alone applies the cut-off, when the clock
+// passed it without a move (a clock set to a time).
+func TestPendingRejectedAtCutoffOnRead(t *testing.T) {
+	t.Parallel()
+	start := time.Date(2026, 6, 1, 15, 0, 0, 0, time.UTC)
+	f := newFake(t, workforcetest.WithClock(start))
+	seed := f.Seed()
+	jr := idOf(f.createJobRequest(obj{"employer_id": seed.PendingEmployerID, "use_pending_state": true,
+		"start_time": "2026-06-01 09:00"}))
+	job, err := f.Apply(jr, seed.WorkerIDs[1])
+	require.NoError(t, err)
+	f.SetTime(start.Add(2 * time.Hour))
+	assert.Equal(t, "rejected", f.getJob(job)["state"])
+	status, body := f.get("/api_v2/jobs", f.private, "state", "pending")
+	require.Equal(t, http.StatusOK, status)
+	assert.NotContains(t, listIDs(t, body, "jobs"), job)
+}

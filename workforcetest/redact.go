@@ -96,7 +96,7 @@ func secrets(text string, end int) []span {
 			add(down(v), up(m[1]))
 		}
 	}
-	for _, r := range hexRuns(text) {
+	for _, r := range hexRuns(text, minTokenRun) {
 		add(down(r.from), up(r.to))
 	}
 	if from != nil { // a span found in the view is the escapes it was decoded from
@@ -105,7 +105,7 @@ func secrets(text string, end int) []span {
 				add(from[v], from[m[1]])
 			}
 		}
-		for _, r := range hexRuns(view) {
+		for _, r := range hexRuns(view, minTokenRun) {
 			add(from[r.from], from[r.to])
 		}
 	}
@@ -128,8 +128,8 @@ func isRedacted(value string) bool { return value == redacted || value == "%5BRE
 // field's name, if it has one.
 func valueOf(s string, m []int) int { return m[0] + max(m[3]-m[2], m[5]-m[4], 0) }
 
-// hexRuns answers the runs of minTokenRun or more hex digits in s.
-func hexRuns(s string) []span {
+// hexRuns answers the runs of least or more hex digits in s.
+func hexRuns(s string, least int) []span {
 	var out []span
 	from := -1
 	for i := 0; i <= len(s); i++ {
@@ -139,7 +139,7 @@ func hexRuns(s string) []span {
 			}
 			continue
 		}
-		if from >= 0 && i-from >= minTokenRun {
+		if from >= 0 && i-from >= least {
 			out = append(out, span{from, i})
 		}
 		from = -1
@@ -231,11 +231,11 @@ var credentialHeaders = []string{"Authorization", "Proxy-Authorization"}
 var oneLine = strings.NewReplacer("\r", " ", "\n", " ")
 
 // scrubHeader answers h as the log keeps it: its lines "Name: value\n", names sorted, every name
-// and value scrubbed, credentials redacted after their scheme.
+// scrubbed by scrubName and every value by scrub, credentials redacted after their scheme.
 func scrubHeader(h http.Header) string {
 	var b strings.Builder
 	for _, name := range slices.Sorted(maps.Keys(h)) {
-		shown := scrub(name)
+		shown := scrubName(name)
 		for _, v := range h[name] {
 			if slices.Contains(credentialHeaders, name) {
 				scheme, _, found := strings.Cut(v, " ")
@@ -247,6 +247,21 @@ func scrubHeader(h http.Header) string {
 		}
 	}
 	return b.String()
+}
+
+// minNameHexRun is the shortest run of hex digits scrubName hides in a header name: no header
+// name a client needs holds one, and a piece of a token may (X-<20 digits of it>).
+const minNameHexRun = 8
+
+// scrubName answers a header name as the log keeps it: scrubbed as values are, and every run of
+// minNameHexRun or more hex digits hidden, so that a piece of a token is hidden too.
+func scrubName(name string) string {
+	name = scrub(name)
+	runs := hexRuns(name, minNameHexRun)
+	for _, r := range slices.Backward(runs) {
+		name = name[:r.from] + redacted + name[r.to:]
+	}
+	return name
 }
 
 // parseHeader reads lines written by scrubHeader.

@@ -162,7 +162,7 @@ func TestRequestLogHoldsNoSecretWhereverClientsPutIt(t *testing.T) {
 	send("GET", "/api_v2/jobs?token="+token, "", "", http.Header{
 		"Authorization": {"Bearer " + token}, "Referer": {"http://127.0.0.1/app?token=" + token + "&x=1"},
 		"Cookie": {"session=" + percentEncoded(token)}, "X-Forgotten": {forgotten},
-		"X-Api-Key": {f.Private.SecretKey}, "X-" + f.Private.APIKey: {"1"}})
+		"X-Api-Key": {f.Private.SecretKey}, "X-" + f.Private.APIKey: {"1"}, "X-" + token[:20]: {"1"}})
 	send("GET", "/api_v2/info", "", "", http.Header{"Authorization": {"Basic " + pair}})
 	send("GET", "/api_v2/info", "", "", http.Header{"Proxy-Authorization": {"Basic " + base64.StdEncoding.EncodeToString([]byte(pair))}})
 	send("GET", "/api_v2/info?note="+percentEncoded(f.Private.SecretKey), "", "", nil)
