@@ -144,10 +144,10 @@ func (s *CustomersService) Create(ctx context.Context, customer *CustomerParams)
 // call began by the server's clock (see "Settle a write" in the package
 // documentation): a Customer of that name made before is not this call's,
 // and creating it again returns ErrUnprocessable. err must be the create's
-// own error, which records when its call began.
+// own error, which records when its call began. A GET /customers/exists
+// answered 404 (a route the API may lack) is skipped.
 //
-// API: GET /info, GET /customers/exists (answered 404: skipped), then
-// GET /customers
+// API: GET /info, GET /customers/exists, then GET /customers
 func (s *CustomersService) Settle(ctx context.Context, params *CustomerParams, err error) (*Customer, error) {
 	if e := params.check(true); e != nil {
 		return nil, e

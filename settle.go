@@ -25,15 +25,16 @@ func errNotSettled(what string, horizon time.Duration) error {
 		ErrNotFound, what, horizon)
 }
 
-// DefaultSettleHorizon is how long after a create's call began a Settle
-// still takes it to be possibly in flight, unless WithSettleHorizon says
+// DefaultSettleHorizon is how long after a create's last attempt that may
+// have acted was sent a Settle still takes it to be possibly in flight, unless WithSettleHorizon says
 // otherwise (docs/settling.md argues the figure).
 const DefaultSettleHorizon = 2 * time.Minute
 
 // WithSettleHorizon sets how long a server may go on working on a create
-// after its call began (the caller gave up, the server did not): a Settle
-// concludes that the create was not done only from a read begun this long
-// after the call began; earlier it waits, re-reading, within its context.
+// after its last attempt that may have acted was sent (the caller gave up,
+// the server did not): a Settle concludes that the create was not done
+// only from a read begun this long after that attempt was sent; earlier it
+// waits, re-reading, within its context.
 // The default is DefaultSettleHorizon; 0 suits a server known to act on a
 // request only while its client waits. d must not be negative.
 func WithSettleHorizon(d time.Duration) Option {
