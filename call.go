@@ -48,6 +48,32 @@ type callState struct {
 	// have reached the server, and read and cleared by the retry loop
 	// after it.
 	wrote atomic.Bool
+	// sent is when the wire last sent something of the write: an attempt
+	// began, got its connection, wrote its request (the latest of these,
+	// set by writeTracer).
+	sent atomic.Pointer[time.Time]
+	// acted is when the last attempt that may have done the write was
+	// sent (its sent when it ended), kept by the retry loop; zero for none.
+	acted time.Time
+}
+
+// sending records that the wire sends something of the call's write now.
+func (cs *callState) sending() {
+	now := time.Now()
+	cs.sent.Store(&now)
+}
+
+// lastSent returns when the call's last attempt that may have done the
+// write was sent: for the settle horizon, which counts from it. It is
+// never before the call began.
+func (cs *callState) lastSent() time.Time {
+	switch {
+	case !cs.acted.IsZero():
+		return cs.acted
+	case cs.sent.Load() != nil:
+		return *cs.sent.Load()
+	}
+	return cs.start
 }
 
 // newCall describes the call r, starting now, in ctx.
@@ -87,6 +113,9 @@ func (cs *callState) attempted(resp *http.Response, err error) {
 	}
 	if cs.wrote.Swap(false) && !nothingDone(resp, err) {
 		cs.unknown = true
+		if at := cs.sent.Load(); at != nil {
+			cs.acted = *at
+		}
 	}
 }
 

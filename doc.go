@@ -95,10 +95,12 @@
 // whose clock stands still: a Job's state still tells a cancelled one from
 // a new one. A settle assumes the server's clock runs at the local clock's
 // rate. It concludes that the create was not done only once the settle
-// horizon has passed since the call began (WithSettleHorizon): until then
-// a create may still be running on the server, and a settle that finds
-// nothing waits, reading again, within its context; when its context ends
-// first it answers an *UnsettledError (ErrTooEarly), never ErrNotFound.
+// horizon has passed since the create's last attempt that may have acted
+// was sent (WithSettleHorizon): until then a create may still be running
+// on the server, and a settle that finds nothing, or whose read fails,
+// waits, reading again, within its context; when its context ends first,
+// or a read fails past the horizon, it answers an *UnsettledError
+// (ErrTooEarly), never ErrNotFound.
 // Multi-day Job
 // Requests have no list to settle in: a series whose create's outcome is
 // unknown may be created again, its days being what matters.

@@ -77,6 +77,11 @@ type APIError struct {
 	// methods read it to tell the record the call may have made from
 	// older ones.
 	Started time.Time
+	// Sent is when the last attempt that may have done the write was
+	// sent (its connection made, its request written), by the local
+	// clock, on an error that matches ErrOutcomeUnknown: a Settle counts
+	// its horizon from it.
+	Sent time.Time
 }
 
 // Error describes the error in one line, e.g.
@@ -148,6 +153,11 @@ type RedirectError struct {
 	// methods read it to tell the record the call may have made from
 	// older ones.
 	Started time.Time
+	// Sent is when the last attempt that may have done the write was
+	// sent (its connection made, its request written), by the local
+	// clock, on an error that matches ErrOutcomeUnknown: a Settle counts
+	// its horizon from it.
+	Sent time.Time
 }
 
 // Error names the call, the status and where it pointed.
@@ -193,6 +203,11 @@ type TransportError struct {
 	// methods read it to tell the record the call may have made from
 	// older ones.
 	Started time.Time
+	// Sent is when the last attempt that may have done the write was
+	// sent (its connection made, its request written), by the local
+	// clock, on an error that matches ErrOutcomeUnknown: a Settle counts
+	// its horizon from it.
+	Sent time.Time
 }
 
 // Error names the call, the error and the last status seen, and says when
@@ -232,6 +247,11 @@ type DecodeError struct {
 	// methods read it to tell the record the call may have made from
 	// older ones.
 	Started time.Time
+	// Sent is when the last attempt that may have done the write was
+	// sent (its connection made, its request written), by the local
+	// clock, on an error that matches ErrOutcomeUnknown: a Settle counts
+	// its horizon from it.
+	Sent time.Time
 }
 
 // Error names the call and what could not be decoded.

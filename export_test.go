@@ -19,7 +19,16 @@ func SetJitterForTest(c *Client, jitter func(ceiling time.Duration) time.Duratio
 }
 
 // CallStarted exposes callStarted.
-func CallStarted(err error) (time.Time, bool) { return callStarted(err) }
+func CallStarted(err error) (time.Time, bool) {
+	started, _, ok := callStarted(err)
+	return started, ok
+}
+
+// CallSent exposes when callStarted says the call's last acting attempt was sent.
+func CallSent(err error) time.Time {
+	_, sent, _ := callStarted(err)
+	return sent
+}
 
 // PageWindowForTest reports the size of the window of requests the
 // client's iterators keep in flight now (see limiter).

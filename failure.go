@@ -91,27 +91,33 @@ func (c *Client) encodingError(part string, err error) error {
 }
 
 // markStarted records on err, when it matches ErrOutcomeUnknown, when its
-// call began.
-func markStarted(err error, start time.Time) {
-	if at := startedOf(err); at != nil {
-		*at = start
+// call began and when its last attempt that may have acted was sent.
+func markStarted(err error, start, sent time.Time) {
+	if at, sentAt := startedOf(err); at != nil {
+		*at, *sentAt = start, sent
 	}
 }
 
-// callStarted returns when the call that failed with err began, for an
-// err that matches ErrOutcomeUnknown and says so.
-func callStarted(err error) (time.Time, bool) {
-	if at := startedOf(err); at != nil && !at.IsZero() {
-		return *at, true
+// callStarted returns when the call that failed with err began, and when
+// its last attempt that may have acted was sent (never before it began),
+// for an err that matches ErrOutcomeUnknown and says so.
+func callStarted(err error) (started, sent time.Time, ok bool) {
+	at, sentAt := startedOf(err)
+	if at == nil || at.IsZero() {
+		return time.Time{}, time.Time{}, false
 	}
-	return time.Time{}, false
+	sent = *sentAt
+	if sent.IsZero() || elapsedSince(*at, sent) < 0 {
+		sent = *at
+	}
+	return *at, sent, true
 }
 
-// startedOf returns the Started field of err when it matches
-// ErrOutcomeUnknown, else nil.
-func startedOf(err error) *time.Time {
+// startedOf returns the Started and Sent fields of err when it matches
+// ErrOutcomeUnknown, else nils.
+func startedOf(err error) (started, sent *time.Time) {
 	if !errors.Is(err, ErrOutcomeUnknown) {
-		return nil
+		return nil, nil
 	}
 	var apiErr *APIError
 	var redirectErr *RedirectError
@@ -120,17 +126,17 @@ func startedOf(err error) *time.Time {
 	var unsettledErr *UnsettledError
 	switch {
 	case errors.As(err, &unsettledErr):
-		return &unsettledErr.Started
+		return &unsettledErr.Started, &unsettledErr.Sent
 	case errors.As(err, &apiErr):
-		return &apiErr.Started
+		return &apiErr.Started, &apiErr.Sent
 	case errors.As(err, &redirectErr):
-		return &redirectErr.Started
+		return &redirectErr.Started, &redirectErr.Sent
 	case errors.As(err, &transportErr):
-		return &transportErr.Started
+		return &transportErr.Started, &transportErr.Sent
 	case errors.As(err, &decodeErr):
-		return &decodeErr.Started
+		return &decodeErr.Started, &decodeErr.Sent
 	}
-	return nil
+	return nil, nil
 }
 
 // apiError reads a non-2xx answer to the call cs into an *APIError.

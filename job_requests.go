@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"iter"
+	"strings"
 	"time"
 )
 
@@ -250,7 +251,9 @@ func (s *JobRequestsService) Create(ctx context.Context, jobRequest *JobRequestP
 // sent, and the StartTime, EmployerID, AgentCode, MultiDayJobRequestID and
 // Classification sent when they were set; the StartTime as the server
 // stores it in the Job Request's time zone (02:30 on a spring-forward day
-// is 03:30). Give Job Requests an AgentCode of
+// is 03:30); a zone this machine cannot load (no zoneinfo: import
+// time/tzdata) makes a candidate whose start differs an error matching
+// ErrOutcomeUnknown, never ErrNotFound. Give Job Requests an AgentCode of
 // your own to tell apart two posted alike at once. err must be the create's
 // own error, which records when its call began.
 //
@@ -264,13 +267,28 @@ func (s *JobRequestsService) Settle(ctx context.Context, params *JobRequestParam
 	return settle(ctx, s.client, err, fmt.Sprintf("Job Request %q", params.RequestName), func(floor time.Time) (*JobRequest, bool, error) {
 		opts := &JobRequestListOptions{UpdatedAfter: floor.Add(-filterMargin), AgentCode: params.AgentCode,
 			MultiDayJobRequestID: params.MultiDayJobRequestID, Classification: params.Classification}
-		return settleIn(s.All(ctx, opts), floor, func(jr *JobRequest) Time { return jr.CreatedAt }, func(jr *JobRequest) bool {
-			return sameText(jr.RequestName, params.RequestName) && sameText(jr.Address, params.Address) &&
+		var doubt *JobRequest // a candidate whose start could not be compared
+		jr, ok, err := settleIn(s.All(ctx, opts), floor, func(jr *JobRequest) Time { return jr.CreatedAt }, func(jr *JobRequest) bool {
+			if !(sameText(jr.RequestName, params.RequestName) && sameText(jr.Address, params.Address) &&
 				sameText(jr.City, params.City) && sameText(jr.Zip, params.Zip) &&
-				(params.StartTime.IsZero() || startsAt(jr, params.StartTime, zones)) &&
 				(params.EmployerID == 0 || jr.EmployerID == params.EmployerID) &&
-				(params.AgentCode == "" || jr.AgentCode == params.AgentCode)
+				(params.AgentCode == "" || jr.AgentCode == params.AgentCode)) {
+				return false
+			}
+			if params.StartTime.IsZero() {
+				return true
+			}
+			match, unknown := startsAt(jr, params.StartTime, zones)
+			if unknown && madeSince(jr.CreatedAt, floor) {
+				doubt = jr
+			}
+			return match
 		})
+		if err == nil && !ok && doubt != nil {
+			err = fmt.Errorf("workforce: settle: Job Request %d matches all but its start, which cannot be compared: its time zone %q is not known on this machine (a binary without zoneinfo needs import _ \"time/tzdata\")",
+				doubt.ID, doubt.Timezone)
+		}
+		return jr, ok, err
 	})
 }
 
@@ -318,21 +336,26 @@ func (s *JobRequestsService) ReRankWorkers(ctx context.Context, id int64) (*JobR
 // at which clocks in jr's time zone show w, whatever offset the answer
 // wrote it in; for a reading that the spring change of clocks skips
 // (02:30), the instant either offset around the change gives (03:30 or
-// 01:30 by the clocks after it). When jr's zone is unknown to this machine,
-// the start as the offset the answer wrote shows it. zones caches the
+// 01:30 by the clocks after it). When jr's zone is unknown to this machine
+// (see zoneNamed), it matches when the offset the answer wrote shows w,
+// and is unknown when some zone's offset could show it. zones caches the
 // zones loaded.
-func startsAt(jr *JobRequest, w WallClock, zones map[string]*time.Location) bool {
+func startsAt(jr *JobRequest, w WallClock, zones map[string]*time.Location) (match, unknown bool) {
 	start := jr.StartTime.Time
 	if start.IsZero() {
-		return false
+		return false, false
 	}
 	loc, ok := zones[jr.Timezone]
-	if !ok && jr.Timezone != "" {
-		loc, _ = time.LoadLocation(jr.Timezone)
+	if !ok {
+		loc = zoneNamed(jr.Timezone)
 		zones[jr.Timezone] = loc
 	}
 	if loc == nil {
-		return WallClockOf(start) == w
+		if WallClockOf(start) == w {
+			return true, false
+		}
+		offset := w.In(time.UTC).Sub(start) // the offset at which start shows w
+		return false, offset >= -12*time.Hour && offset <= 14*time.Hour && offset%(15*time.Minute) == 0
 	}
 	naive := w.In(time.UTC) // the reading as if in UTC: less an offset, an instant
 	at := w.In(loc)
@@ -346,9 +369,55 @@ func startsAt(jr *JobRequest, w WallClock, zones map[string]*time.Location) bool
 		if WallClockOf(t.In(loc)) == w {
 			shown = true
 			if start.Equal(t) {
-				return true
+				return true, false
 			}
 		}
 	}
-	return !shown && (start.Equal(instants[0]) || start.Equal(instants[1]))
+	return !shown && (start.Equal(instants[0]) || start.Equal(instants[1])), false
+}
+
+// railsZones maps the names Rails gives the US time zones (ActiveSupport's
+// TimeZone::MAPPING), in lower case, to the IANA zones they stand for.
+var railsZones = map[string]string{
+	"eastern time (us & canada)":  "America/New_York",
+	"central time (us & canada)":  "America/Chicago",
+	"mountain time (us & canada)": "America/Denver",
+	"pacific time (us & canada)":  "America/Los_Angeles",
+	"arizona":                     "America/Phoenix",
+	"alaska":                      "America/Juneau",
+	"hawaii":                      "Pacific/Honolulu",
+	"indiana (east)":              "America/Indiana/Indianapolis",
+	"puerto rico":                 "America/Puerto_Rico",
+	"utc":                         "UTC",
+}
+
+// zoneNamed loads the time zone a Job Request names: an IANA name, in any
+// case and with spaces around it, or a Rails name of a US zone; nil when
+// this machine cannot load it (no zoneinfo, an unknown name).
+func zoneNamed(name string) *time.Location {
+	name = strings.TrimSpace(name)
+	if name == "" {
+		return nil
+	}
+	if iana, ok := railsZones[strings.ToLower(name)]; ok {
+		name = iana
+	}
+	for _, n := range []string{name, titleZone(name), strings.ToUpper(name)} {
+		if loc, err := time.LoadLocation(n); err == nil {
+			return loc
+		}
+	}
+	return nil
+}
+
+// titleZone writes an IANA zone name as the database spells most of them:
+// each word capitalized ("america/new_york" is "America/New_York").
+func titleZone(name string) string {
+	b := []byte(strings.ToLower(name))
+	for i := range b {
+		if (i == 0 || b[i-1] == '/' || b[i-1] == '_' || b[i-1] == '-') && b[i] >= 'a' && b[i] <= 'z' {
+			b[i] -= 'a' - 'A'
+		}
+	}
+	return string(b)
 }

@@ -29,10 +29,12 @@ func (t writeTracer) RoundTrip(req *http.Request) (*http.Response, error) {
 		return t.next.RoundTrip(req)
 	}
 	cs.wrote.Store(false) // this attempt alone: an earlier one was answered (a 401), so did nothing
+	cs.sending()
 	var traced atomic.Bool
 	req = req.WithContext(httptrace.WithClientTrace(req.Context(), &httptrace.ClientTrace{
-		GetConn: func(string) { traced.Store(true) },
-		GotConn: func(httptrace.GotConnInfo) { cs.wrote.Store(true) },
+		GetConn:      func(string) { traced.Store(true) },
+		GotConn:      func(httptrace.GotConnInfo) { cs.sending(); cs.wrote.Store(true) },
+		WroteRequest: func(httptrace.WroteRequestInfo) { cs.sending() },
 	}))
 	resp, err := t.next.RoundTrip(req)
 	switch {

@@ -21,19 +21,20 @@ import (
 // the call could no longer be in flight: it matches ErrNotFound, which
 // says the create was not done.
 func errNotSettled(what string, horizon time.Duration) error {
-	return fmt.Errorf("%w: no %s made since the call began, read more than %v after it began: the create was not done",
+	return fmt.Errorf("%w: no %s made since the call began, read more than %v after its last attempt was sent: the create was not done",
 		ErrNotFound, what, horizon)
 }
 
-// DefaultSettleHorizon is how long after a create's call began a Settle
-// still takes it to be possibly in flight, unless WithSettleHorizon says
+// DefaultSettleHorizon is how long after a create's last attempt that may
+// have acted was sent a Settle still takes it to be possibly in flight, unless WithSettleHorizon says
 // otherwise (docs/settling.md argues the figure).
 const DefaultSettleHorizon = 2 * time.Minute
 
 // WithSettleHorizon sets how long a server may go on working on a create
-// after its call began (the caller gave up, the server did not): a Settle
-// concludes that the create was not done only from a read begun this long
-// after the call began; earlier it waits, re-reading, within its context.
+// after its last attempt that may have acted was sent (the caller gave up,
+// the server did not): a Settle concludes that the create was not done
+// only from a read begun this long after that attempt was sent; earlier it
+// waits, re-reading, within its context.
 // The default is DefaultSettleHorizon; 0 suits a server known to act on a
 // request only while its client waits. d must not be negative.
 func WithSettleHorizon(d time.Duration) Option {
@@ -46,25 +47,30 @@ func WithSettleHorizon(d time.Duration) Option {
 // ErrOutcomeUnknown too; settle it again later (see *UnsettledError).
 var ErrTooEarly = errors.New("workforce: too early to tell whether the create was done")
 
-// An UnsettledError is the error of a Settle that could not tell yet
-// whether the create was done: it found no record the call made, and the
-// call may still be in flight on the server until Until. It matches
-// ErrTooEarly and ErrOutcomeUnknown, and unwraps to why it stopped;
-// it may be passed to a later Settle in place of the create's error.
+// An UnsettledError is the error of a Settle that could not tell whether
+// the create was done: it found no record the call made, and either the
+// call may still be in flight on the server until Until, or a read of the
+// settle failed. It matches ErrTooEarly and ErrOutcomeUnknown, never
+// ErrNotFound (not even when a read was answered 404), and unwraps to why
+// it stopped; it may be passed to a later Settle in place of the create's
+// error.
 type UnsettledError struct {
 	// Started is when the create's call began, by the local clock.
 	Started time.Time
+	// Sent is when the last attempt of the create that may have done it
+	// was sent, by the local clock (Started when not known).
+	Sent time.Time
 	// Until is when, by the local clock, a Settle can conclude that the
-	// create was not done: Started plus the settle horizon.
+	// create was not done: Sent plus the settle horizon.
 	Until time.Time
 	// Err is why the Settle stopped: its context's error, or the error of
-	// the read its context ended.
+	// its last read, which failed.
 	Err error
 }
 
 func (e *UnsettledError) Error() string {
-	return fmt.Sprintf("workforce: settle: no record of the create yet, and it may still be in flight on the server until %s (%v after its call began): settle again then: %v",
-		e.Until.Round(0).Format(time.RFC3339), e.Until.Sub(e.Started).Round(time.Millisecond), e.Err)
+	return fmt.Sprintf("workforce: settle: no record of the create yet, and it may still be in flight on the server until %s (%v after its last attempt was sent): settle again then: %v",
+		e.Until.Round(0).Format(time.RFC3339), e.Until.Sub(e.Sent).Round(time.Millisecond), e.Err)
 }
 
 // Is makes an UnsettledError match ErrTooEarly and ErrOutcomeUnknown.
@@ -72,8 +78,14 @@ func (e *UnsettledError) Is(target error) bool {
 	return target == ErrTooEarly || target == ErrOutcomeUnknown
 }
 
-// Unwrap returns the context's error.
-func (e *UnsettledError) Unwrap() error { return e.Err }
+// Unwrap returns Err, unless Err matches ErrNotFound (a read answered
+// 404), which would read as "not done": then nil.
+func (e *UnsettledError) Unwrap() error {
+	if errors.Is(e.Err, ErrNotFound) {
+		return nil
+	}
+	return e.Err
+}
 
 // The waits between a settle's reads while it waits out the horizon.
 const (
@@ -94,9 +106,12 @@ func elapsed(monotonic, wall time.Duration) time.Duration { return max(monotonic
 
 // settle settles the create that failed with callErr: find reads the
 // records made at or after a floor (see settleFloor) and answers the
-// call's, or ok false. Until the horizon has passed since the call began
-// it reads again and again, within ctx; after, finding none answers an
-// error matching ErrNotFound naming what.
+// call's, or ok false. Until the horizon has passed since the create's
+// last attempt that may have acted was sent, it reads again and again
+// (a read that fails counting as one that found nothing), within ctx;
+// after, finding none answers an error matching ErrNotFound naming what.
+// A read's error never matches ErrNotFound: only the settle's conclusion
+// does.
 func settle[T any](ctx context.Context, c *Client, callErr error, what string, find func(floor time.Time) (T, bool, error)) (T, error) {
 	var zero T
 	if err := c.ready(); err != nil {
@@ -105,9 +120,12 @@ func settle[T any](ctx context.Context, c *Client, callErr error, what string, f
 	if ctx == nil {
 		return zero, errNilContext()
 	}
-	started, ok := callStarted(callErr)
+	started, sent, ok := callStarted(callErr)
 	if !ok {
 		return zero, &ArgumentError{Name: "err", Reason: "must be the error of a create, matching ErrOutcomeUnknown: only such a create needs settling"}
+	}
+	unsettled := func(err error) error {
+		return &UnsettledError{Started: started, Sent: sent, Until: sent.Add(c.settleHorizon), Err: err}
 	}
 	wait := settleFirstPoll
 	for {
@@ -119,21 +137,25 @@ func settle[T any](ctx context.Context, c *Client, callErr error, what string, f
 		}
 		switch {
 		case err != nil && ctx.Err() != nil:
-			return zero, &UnsettledError{Started: started, Until: started.Add(c.settleHorizon), Err: err}
-		case err != nil:
-			return zero, err
-		case ok:
+			return zero, unsettled(err)
+		case err == nil && ok:
 			return r, nil
 		}
-		left := c.settleHorizon - elapsedSince(started, readAt)
-		if left <= 0 {
+		left := c.settleHorizon - elapsedSince(sent, readAt)
+		switch {
+		case left <= 0 && err != nil: // nothing concluded, and no more waiting
+			return zero, unsettled(err)
+		case left <= 0:
 			return zero, errNotSettled(what, c.settleHorizon)
 		}
 		timer := time.NewTimer(min(wait, left))
 		select {
 		case <-ctx.Done():
 			timer.Stop()
-			return zero, &UnsettledError{Started: started, Until: started.Add(c.settleHorizon), Err: ctx.Err()}
+			if err != nil {
+				return zero, unsettled(fmt.Errorf("%w (its last read failed: %v)", ctx.Err(), err))
+			}
+			return zero, unsettled(ctx.Err())
 		case <-timer.C:
 		}
 		wait = min(2*wait, settleMaxPoll)

@@ -198,7 +198,7 @@ func TestSettleWhileTheCreateIsStillInFlight(t *testing.T) {
 	go func() { <-api.received; cancel() }() // the caller gives up once the server has the request
 	_, _, err = c.Jobs.Create(ctx, create)
 	require.ErrorIs(t, err, workforce.ErrOutcomeUnknown)
-	started, _ := workforce.CallStarted(err)
+	sent := workforce.CallSent(err)
 
 	// The settle's context ends first: it cannot tell yet, and says so.
 	short, cancelShort := context.WithCancel(context.Background())
@@ -211,7 +211,7 @@ func TestSettleWhileTheCreateIsStillInFlight(t *testing.T) {
 	require.ErrorIs(t, serr, context.Canceled)
 	var unsettled *workforce.UnsettledError
 	require.ErrorAs(t, serr, &unsettled)
-	assert.Equal(t, started.Add(workforce.DefaultSettleHorizon), unsettled.Until)
+	assert.Equal(t, sent.Add(workforce.DefaultSettleHorizon), unsettled.Until)
 
 	// The server commits while a settle waits: the settle finds the Job. The
 	// UnsettledError stands for the create's error.
