@@ -16,8 +16,8 @@ import (
 // A middleware sees each call once, before its retries, with the answer
 // that ends it (or its error), whatever the attempts in between. Its
 // request holds no secret: the URL has no token (the token is added below,
-// per attempt), no header carries a key, and a call whose body holds a
-// password shows no body. POST /authenticate, whose body holds the keys and
+// per attempt), no part of a RawRequest holds a key or a token (Do refuses
+// one), and a call whose body holds a password shows no body. POST /authenticate, whose body holds the keys and
 // whose answer the token, never passes a middleware. The answer's headers
 // have every secret a server echoed in them masked. Endpoint names the call.
 //

@@ -18,6 +18,14 @@ import (
 // parameter it does not know yet. Client.Do sends it through the same
 // request path as every service method: token, retries, typed errors,
 // redaction, envelopes.
+//
+// No part of it may hold the client's keys or a token it holds, nor
+// anything shaped like a key or a token (a pk_test_… or sk_live_… value, a
+// "token" member or parameter): the client authenticates each call with
+// its token, and no credential may reach a middleware or a log. Do refuses
+// such a Path (its text with escapes undone), Query key or value, Header
+// name or value, or encoded Body before any I/O, with an *ArgumentError
+// naming the part and never quoting the value.
 type RawRequest struct {
 	// Method is GET, POST, PUT, PATCH or DELETE.
 	Method string
@@ -27,13 +35,15 @@ type RawRequest struct {
 	// of other printable ASCII characters (not of / \ ? # % ; or a dot)
 	// and of UTF-8 text, separated by single slashes, none "." or "..".
 	// Anything else (a leading or doubled slash, a ';', a query, a host, a
-	// malformed escape) is refused.
+	// malformed escape) is refused, and so is a key or a token.
 	Path string
 	// Query holds the query parameters; the token is added by the client,
-	// and a "token" key is refused.
+	// and a "token" key is refused, as is a key or a value holding a key
+	// or a token.
 	Query url.Values
 	// Body is encoded as JSON when not nil, such as
-	// map[string]any{"job": map[string]any{"worker_id": 7}}.
+	// map[string]any{"job": map[string]any{"worker_id": 7}}; a body whose
+	// encoding holds a key or a token is refused.
 	Body any
 	// Key is the envelope the answer is wrapped in, such as "job"; the
 	// answer is decoded whole when it is "" or the answer is not an
@@ -75,7 +85,7 @@ func (c *Client) Do(ctx context.Context, r *RawRequest, out any) (*Response, err
 	if c != nil {
 		red = c.redactor
 	}
-	if err := checkHeader(red, r.Header); err != nil {
+	if err := checkSecrets(red, r); err != nil {
 		return nil, err
 	}
 	req := request{method: r.Method, path: r.Path, body: r.Body, key: r.Key, create: r.Create, raw: true,
@@ -199,15 +209,48 @@ const credentialHeader = "carries a credential: the client authenticates each ca
 // such as X-Auth-Token, X-Api-Key or X-Secret-Key.
 var credentialWords = [...]string{"token", "secret", "password", "api-key", "api_key", "apikey"}
 
+// checkSecrets refuses what r may not send, before any I/O, by red's
+// secrets (red may be nil): its Header (checkHeader), and a Path or a
+// Query key or value that holds a key or a token (refuseSecret). Its Body
+// is checked once encoded (newRequest).
+func checkSecrets(red *redact.Redactor, r *RawRequest) error {
+	if err := checkHeader(red, r.Header); err != nil {
+		return err
+	}
+	path, _ := url.PathUnescape(r.Path) // checkPath took its escapes
+	if err := refuseSecret(red, "Path", path); err != nil {
+		return err
+	}
+	for k, vs := range r.Query {
+		if err := refuseSecret(red, "Query", k); err != nil { // its key: not quoted either
+			return err
+		}
+		for _, v := range vs {
+			if err := refuseSecret(red, "Query["+strconv.Quote(k)+"]", v); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// refuseSecret is the one rule for every part of a RawRequest: it refuses
+// text s of the part it names when s holds a key or a token, one red knows
+// or one shaped like one (red may be nil), with an error that names the
+// part and never quotes s.
+func refuseSecret(red *redact.Redactor, part, s string) error {
+	if red.String(s) != s {
+		return &ArgumentError{Name: part, Reason: "may not hold a key or a token: no credential may reach a middleware or a log"}
+	}
+	return nil
+}
+
 // checkHeader refuses a header a RawRequest may not send (see
 // RawRequest.Header): a name or value HTTP does not allow, a name the
 // client owns or that carries a credential, and a name or value that holds
 // a key or a token, one red knows or one shaped like one (red may be nil).
 // Its error names the header, masked, and never quotes a value.
 func checkHeader(red *redact.Redactor, h http.Header) error {
-	if red == nil {
-		red = &redact.Redactor{}
-	}
 	for name, values := range h {
 		shown := red.String(name)
 		field := "Header[" + strconv.Quote(shown) + "]"
@@ -230,8 +273,8 @@ func checkHeader(red *redact.Redactor, h http.Header) error {
 			if strings.ContainsFunc(v, func(r rune) bool { return (r < ' ' && r != '\t') || r == 0x7f }) {
 				return &ArgumentError{Name: field, Reason: "holds a control character, which HTTP does not allow"}
 			}
-			if red.String(v) != v {
-				return &ArgumentError{Name: field, Reason: "may not hold a key or a token"}
+			if err := refuseSecret(red, field, v); err != nil {
+				return err
 			}
 		}
 	}
