@@ -35,7 +35,8 @@ type RawRequest struct {
 	// of other printable ASCII characters (not of / \ ? # % ; or a dot)
 	// and of UTF-8 text, separated by single slashes, none "." or "..".
 	// Anything else (a leading or doubled slash, a ';', a query, a host, a
-	// malformed escape) is refused, and so is a key or a token.
+	// malformed escape) is refused, and so are a key or a token and the
+	// authenticate endpoint in any form ("Authenticate", "authenticate.json").
 	Path string
 	// Query holds the query parameters; the token is added by the client,
 	// and a "token" key is refused, as is a key or a value holding a key
@@ -108,6 +109,9 @@ func (r *RawRequest) check(out any) error {
 	if err := checkPath(r.Path); err != nil {
 		return err
 	}
+	if isAuthenticate(r.Path) {
+		return &ArgumentError{Name: "Path", Reason: "may not name the authenticate endpoint: its body holds the keys and its answer a token (Authentication.Authenticate gets one)"}
+	}
 	for k := range r.Query {
 		if strings.EqualFold(strings.TrimSpace(k), "token") {
 			return &ArgumentError{Name: "Query", Reason: "must not hold a token: the client adds its own"}
@@ -166,6 +170,17 @@ func checkPath(p string) error {
 		}
 	}
 	return nil
+}
+
+// isAuthenticate reports whether a path checkPath took may reach POST
+// /authenticate on a server that reads it loosely: its first segment, its
+// escapes undone, is "authenticate" in any case, with anything after a dot
+// (a format such as ".json", trailing dots) or trailing spaces.
+func isAuthenticate(p string) bool {
+	first, _, _ := strings.Cut(p, "/")
+	first, _ = url.PathUnescape(first)
+	first, _, _ = strings.Cut(first, ".")
+	return strings.EqualFold(strings.TrimRight(first, " \t"), authentication.path)
 }
 
 // unhex reads the byte that the two hex digits at the start of s write.

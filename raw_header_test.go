@@ -178,3 +178,32 @@ func TestDoRefusesASecretInAnyPartOfTheRequest(t *testing.T) {
 		Body: map[string]any{"url": "https://example.test/hook", "events": []string{"job.updated"}}}, nil)
 	assert.NoError(t, err, "a request holding no secret is sent")
 }
+
+// TestDoRefusesTheAuthenticateEndpoint keeps Client.Do from POST
+// /authenticate in any form a server may route there (D5b): its body
+// would hold the keys and its answer a token, shown to the middleware.
+func TestDoRefusesTheAuthenticateEndpoint(t *testing.T) {
+	t.Parallel()
+	var mw atomic.Int64
+	c, m := newMock(t, workforce.WithMiddleware(func(next http.RoundTripper) http.RoundTripper {
+		return rtFunc(func(req *http.Request) (*http.Response, error) {
+			mw.Add(1)
+			return next.RoundTrip(req)
+		})
+	}))
+	for _, p := range []string{"authenticate", "Authenticate", "AUTHENTICATE", "authenticate.json", "authenticate.", "authenticate..json",
+		"%61uthenticate", "authenticate%20", "Authenticate.JSON/x"} {
+		_, err := c.Do(context.Background(), &workforce.RawRequest{Method: http.MethodPost, Path: p}, nil)
+		var argErr *workforce.ArgumentError
+		if assert.True(t, errors.As(err, &argErr), "%s: %v", p, err) {
+			assert.Equal(t, "Path", argErr.Name, p)
+		}
+	}
+	assert.Zero(t, m.GetTotalCallCount(), "nothing was sent")
+	assert.Zero(t, mw.Load(), "the middleware saw nothing")
+	m.RegisterNoResponder(httpmock.NewStringResponder(200, `{}`))
+	for _, p := range []string{"authentications", "users/authenticate", "reauthenticate"} {
+		_, err := c.Do(context.Background(), &workforce.RawRequest{Method: http.MethodGet, Path: p}, nil)
+		assert.NoError(t, err, p)
+	}
+}
