@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/workforce-marketplace/workforce-go/internal/jsonscan"
 	"github.com/workforce-marketplace/workforce-go/internal/redact"
 )
 
@@ -44,7 +45,8 @@ type RawRequest struct {
 	Query url.Values
 	// Body is encoded as JSON when not nil, such as
 	// map[string]any{"job": map[string]any{"worker_id": 7}}; a body whose
-	// encoding holds a key or a token is refused.
+	// encoding holds a key or a token, or a top-level "token" member, is
+	// refused.
 	Body any
 	// Key is the envelope the answer is wrapped in, such as "job"; the
 	// answer is decoded whole when it is "" or the answer is not an
@@ -245,6 +247,30 @@ func checkSecrets(red *redact.Redactor, r *RawRequest) error {
 				return err
 			}
 		}
+	}
+	return nil
+}
+
+// checkRawBody refuses the encoded Body of a RawRequest that holds a key
+// or a token (refuseSecret), or a top-level "token" member of any value:
+// a server that merges a body's members into its parameters (Rails) would
+// take it over the client's own token, and a 401 it earns would retire
+// that token.
+func checkRawBody(red *redact.Redactor, body []byte) error {
+	if err := refuseSecret(red, "Body", string(body)); err != nil {
+		return err
+	}
+	token, _, _ := jsonscan.Envelope(body, "token")
+	if token == nil {
+		jsonscan.Members(body, func(name, _ []byte) bool {
+			if strings.EqualFold(strings.TrimSpace(string(name)), "token") {
+				token = name
+			}
+			return token == nil
+		})
+	}
+	if token != nil {
+		return &ArgumentError{Name: "Body", Reason: "must not hold a \"token\" member: the client adds its own"}
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package workforce_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -206,4 +207,26 @@ func TestDoRefusesTheAuthenticateEndpoint(t *testing.T) {
 		_, err := c.Do(context.Background(), &workforce.RawRequest{Method: http.MethodGet, Path: p}, nil)
 		assert.NoError(t, err, p)
 	}
+}
+
+// TestDoRefusesATokenMemberInTheBody refuses a Body with a top-level
+// "token" member of any value (D10), as a "token" Query key is: a server
+// that merges the body into its parameters would take it over the
+// client's token, and the 401 it earns would retire the client's own.
+func TestDoRefusesATokenMemberInTheBody(t *testing.T) {
+	t.Parallel()
+	c, m := newMock(t)
+	for _, body := range []any{map[string]any{"token": 12345}, map[string]any{"Token": nil}, map[string]any{" token ": true},
+		json.RawMessage(`{"a": 1, "\u0074oken": [1]}`)} {
+		_, err := c.Do(context.Background(), &workforce.RawRequest{Method: http.MethodPost, Path: "things", Body: body}, nil)
+		var argErr *workforce.ArgumentError
+		if assert.True(t, errors.As(err, &argErr), "%v: %v", body, err) {
+			assert.Equal(t, "Body", argErr.Name)
+		}
+	}
+	assert.Zero(t, m.GetTotalCallCount(), "nothing was sent, no token fetched")
+	m.RegisterResponder(http.MethodPost, mockBase+"/api_v2/things", httpmock.NewStringResponder(200, `{}`))
+	_, err := c.Do(context.Background(), &workforce.RawRequest{Method: http.MethodPost, Path: "things",
+		Body: map[string]any{"tokens": 1, "thing": map[string]any{"token": 5}}}, nil)
+	assert.NoError(t, err, "a member of another name, or below the top, is sent")
 }

@@ -147,8 +147,8 @@ func (c *Client) newRequest(cs *callState, r request) (*http.Request, error) {
 		if err != nil {
 			return nil, c.encodingError("body", err)
 		}
-		if r.raw { // the rule of every part of a RawRequest (checkSecrets)
-			if err := refuseSecret(cs.redactor, "Body", string(b)); err != nil {
+		if r.raw { // the rules of every part of a RawRequest (checkSecrets)
+			if err := checkRawBody(cs.redactor, b); err != nil {
 				return nil, err
 			}
 		}
