@@ -317,6 +317,20 @@ func TestPlusHidesANewSecretLikeTheOthers(t *testing.T) {
 	assert.Equal(t, Mask, (*Redactor)(nil).Plus("tok_newnewnew0123456789").String("tok_newnewnew0123456789"))
 }
 
+// TestAPlusTokenReadBackWithSpacesIsHidden hides a token holding '+'
+// (base64) that a form decoder echoed with spaces for its pluses (D8),
+// whole and by its start.
+func TestAPlusTokenReadBackWithSpacesIsHidden(t *testing.T) {
+	t.Parallel()
+	tok := "AbC+dEf/GhI+jKl/MnO+pQr="
+	r := &Redactor{Secrets: func() []string { return []string{tok} }}
+	for _, in := range []string{"token AbC dEf/GhI jKl/MnO pQr= is expired", "AbC dEf/GhI…", tok} {
+		out := r.String(in)
+		assert.NotContains(t, out, "dEf/GhI", in)
+		assert.Contains(t, out, Mask, in)
+	}
+}
+
 // TestManySecretsAreHidden gives the redactor hundreds of tokens, as a
 // client that renewed many times holds: each is hidden, whole, started or
 // ended, plain or escaped, and text without them is left as it is.
