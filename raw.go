@@ -34,7 +34,9 @@ type RawRequest struct {
 	// segments of letters, digits, -._~!$&'()*+,=:@ (':' not in the
 	// first) and percent-escapes
 	// of other printable ASCII characters (not of / \ ? # % ; or a dot)
-	// and of UTF-8 text, separated by single slashes, none "." or "..".
+	// and of UTF-8 text, separated by single slashes, none made only of
+	// dots and spaces ("." or ".." in any form) nor beginning or ending with
+	// a space once unescaped.
 	// Anything else (a leading or doubled slash, a ';', a query, a host, a
 	// malformed escape) is refused, and so are a key or a token and the
 	// authenticate endpoint in any form ("Authenticate", "authenticate.json").
@@ -152,8 +154,8 @@ func checkPath(p string) error {
 		if seg == "" {
 			return &ArgumentError{Name: "Path", Reason: "must be a path below /api_v2/ without empty segments, such as \"jobs/42\": no host, no leading, doubled or trailing /"}
 		}
-		if seg == "." || seg == ".." {
-			return &ArgumentError{Name: "Path", Reason: "must not hold . or .. segments"}
+		if escaped, _ := url.PathUnescape(seg); strings.Trim(escaped, ". \u00a0") == "" || strings.TrimSpace(escaped) != escaped {
+			return &ArgumentError{Name: "Path", Reason: "must not hold a segment of only dots and spaces (. or .. in any form), nor one beginning or ending with a space"}
 		}
 		for i := 0; i < len(seg); i++ {
 			b := seg[i]
@@ -217,14 +219,22 @@ var refusedHeaders = map[string]string{
 	"Proxy-Connection": "frames the request", "Transfer-Encoding": "frames the request", "Te": "frames the request",
 	"Trailer": "frames the request", "Upgrade": "frames the request", "Expect": "frames the request",
 	"Authorization": credentialHeader, "Proxy-Authorization": credentialHeader, "Cookie": credentialHeader,
+	"Cookie2": credentialHeader, "Content-Range": "frames the request",
+	"X-Original-Url": routesRequest, "X-Rewrite-Url": routesRequest, "X-Forwarded-Host": routesRequest,
+	"Forwarded": routesRequest, "X-Http-Method-Override": routesRequest, "X-Http-Method": routesRequest,
+	"X-Method-Override": routesRequest, "Range": "frames the answer", "If-Range": "frames the answer",
 }
+
+// routesRequest is why a header some servers route a request by (another
+// path, host or method, around the checks of Path and Method) is refused.
+const routesRequest = "routes the request on some servers (another path, host or method)"
 
 // credentialHeader is why a header that carries a credential is refused.
 const credentialHeader = "carries a credential: the client authenticates each call with its token"
 
 // credentialWords are the parts of a header name that carry a credential,
 // such as X-Auth-Token, X-Api-Key or X-Secret-Key.
-var credentialWords = [...]string{"token", "secret", "password", "api-key", "api_key", "apikey"}
+var credentialWords = [...]string{"token", "secret", "password", "api-key", "api_key", "apikey", "auth", "access-key", "credential", "session"}
 
 // checkSecrets refuses what r may not send, before any I/O, by red's
 // secrets (red may be nil): its Header (checkHeader), and a Path or a

@@ -230,3 +230,26 @@ func TestDoRefusesATokenMemberInTheBody(t *testing.T) {
 		Body: map[string]any{"tokens": 1, "thing": map[string]any{"token": 5}}}, nil)
 	assert.NoError(t, err, "a member of another name, or below the top, is sent")
 }
+
+// TestDoRefusesWhatSomeServersReroute refuses the paths and headers some
+// servers read as a step up or another route (D9): a segment of only dots
+// and spaces, or one beginning or ending with a space, and the headers
+// that re-route a request or carry a credential under another name.
+func TestDoRefusesWhatSomeServersReroute(t *testing.T) {
+	t.Parallel()
+	c, m := newMock(t)
+	for _, p := range []string{"jobs/...", "jobs/..%20", "jobs/%20..", "jobs/..%C2%A0", "jobs/%20x", "jobs/x%20", "jobs/%20"} {
+		_, err := c.Do(context.Background(), &workforce.RawRequest{Method: http.MethodGet, Path: p}, nil)
+		var argErr *workforce.ArgumentError
+		if assert.True(t, errors.As(err, &argErr), "%s: %v", p, err) {
+			assert.Equal(t, "Path", argErr.Name, p)
+		}
+	}
+	for _, name := range []string{"X-Original-Url", "X-Rewrite-Url", "X-Forwarded-Host", "Forwarded", "X-Http-Method-Override",
+		"Range", "If-Range", "X-Auth", "X-Access-Key", "Cookie2", "X-Session-Id"} {
+		_, err := c.Do(context.Background(), &workforce.RawRequest{Method: http.MethodGet, Path: "jobs", Header: http.Header{name: {"1"}}}, nil)
+		var argErr *workforce.ArgumentError
+		assert.True(t, errors.As(err, &argErr), "%s: %v", name, err)
+	}
+	assert.Zero(t, m.GetTotalCallCount(), "nothing was sent")
+}
