@@ -53,7 +53,22 @@ func (c *Client) read(cs *callState, hr *http.Response, err error, key string, o
 	if err != nil {
 		return resp, decodeError(cs, err)
 	}
+	if t, ok := out.(**Token); ok && *t != nil && (*t).Value != "" {
+		cs.learnSecret((*t).Value, resp)
+	}
 	return resp, nil
+}
+
+// learnSecret adds secret, which an answer to the call cs delivered (a new
+// token, in the body of POST /authenticate), to the secrets of the call,
+// and masks it where the server may have echoed it beside: in the
+// answer's status and headers (its trailer is masked when the call
+// returns), before resp is logged or handed out.
+func (cs *callState) learnSecret(secret string, resp *Response) {
+	cs.redactor = cs.redactor.Plus(secret)
+	resp.Status = cs.redactor.String(resp.Status)
+	cs.redactor.Header(resp.Header)
+	resp.RequestID = cs.requestID(resp.Header)
 }
 
 // answerLimits bounds what the client reads and decodes of one answer, so

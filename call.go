@@ -44,6 +44,10 @@ type callState struct {
 	// made it was done with it (errIterationOver): not a failure.
 	abandoned bool
 
+	// passed is set when a middleware passes the call's request on to the
+	// client (callTransport): a second pass is refused.
+	passed atomic.Bool
+
 	// wrote is set by the wire (writeTracer) during an attempt that may
 	// have reached the server, and read and cleared by the retry loop
 	// after it.

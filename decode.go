@@ -66,23 +66,34 @@ func decodeEnvelope(data []byte, key string, out any, most int) (warnings, error
 
 // unwrap returns the value under key when data is an envelope, else data.
 // data is the resource itself, not an envelope, when it has an "id" (every
-// resource has one) beside other members; or when its member key holds a
-// string, number or boolean beside other members, which no envelope does:
-// a flat /info answer holding "info": "API v2". Otherwise the member is
+// resource has one) beside other members, so that {"job": {...}, "id": 6}
+// is a record with a member "job"; or when its member key holds a string,
+// number or boolean beside other members, which no envelope does: a flat
+// /info answer holding "info": "API v2". Otherwise the member is
 // unwrapped, whatever it holds, so that {"job": null} or {"jobs": "x"} is a
-// decoding error rather than an empty resource.
+// decoding error rather than an empty resource. Member names are read as
+// encoding/json reads them: escapes undone ("\u006aob" is "job"), the last
+// of duplicates taken. The envelope is unwrapped only when the whole
+// document is well formed (no trailing garbage, no second document, no
+// malformed member beside key); else data is decoded whole, to its error.
 func unwrap(data []byte, key string) ([]byte, bool) {
-	v, ok, n := jsonscan.Find(data, key)
+	v, at, n := jsonscan.Envelope(data, key)
 	switch {
-	case !ok, n < 0: // no such member, or not a well-formed object: decoded whole, to its error
+	case v == nil, n < 0: // no such member, or not a well-formed object: decoded whole, to its error
 		return data, false
-	case n == 1:
-		return v, true
+	case n > 1:
+		if _, hasID := jsonscan.Member(data, "id"); hasID {
+			return data, false
+		}
+		if c := v[0]; c != '{' && c != '[' && c != 'n' {
+			return data, false
+		}
 	}
-	if _, hasID := jsonscan.Member(data, "id"); hasID {
-		return data, false
-	}
-	if c := v[0]; c != '{' && c != '[' && c != 'n' {
+	// The value is checked by its decoding; the rest of the document here,
+	// with the value taken out: a few bytes for an answer of the API.
+	rest := make([]byte, 0, len(data)-len(v)+len("null"))
+	rest = append(append(append(rest, data[:at]...), "null"...), data[at+len(v):]...)
+	if !json.Valid(rest) {
 		return data, false
 	}
 	return v, true

@@ -58,9 +58,10 @@
 // Settle a write). A 3xx is a *RedirectError: the client follows no
 // redirect. An answer larger than any real one of its kind (see
 // docs/limits.md) is a *DecodeError, refused before it is decoded. Keys,
-// secret key and every token the client has held never appear in any
-// error, log line or printed value, nor a start of one 8 characters or
-// longer.
+// secret key and every token the client has held never appear in what the
+// SDK writes itself (an error, a log line, a Response, a warning, a printed
+// Client), nor a start of one 8 characters or longer; a record holds and
+// prints the data the server sent.
 //
 // # Settle a write
 //

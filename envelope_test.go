@@ -90,3 +90,51 @@ func TestRawIsTheResourcesOwn(t *testing.T) {
 	}
 	assert.Equal(t, want, string(kept.Raw), "untouched by later reads")
 }
+
+// TestEnvelopedAnswersMustBeWellFormedWhole refuses an enveloped answer
+// followed by garbage or by a second document, or holding a malformed
+// member beside its envelope, in client calls and in Decode alike (D6),
+// and pins what the envelope means at its edges: the last of duplicate
+// keys, as encoding/json reads them; escaped names read unescaped; an
+// "id" beside the key makes the document the record; an "id" of null or
+// 0 is no ID.
+func TestEnvelopedAnswersMustBeWellFormedWhole(t *testing.T) {
+	t.Parallel()
+	bad := []string{`{"job":{"id":11}}garbage`, `{"job":{"id":11}}{"job":{"id":12}}`, `{"job":{"id":11,"notes":"x"}} , "oops"`,
+		`{"job":{"id":11}}}`, `{"job":{"id":11},"meta":tru}`, `{"job":{"id":11},"meta":[1,}`, `{"job":{"id":11}} x`}
+	c, m := newMock(t)
+	for _, body := range bad {
+		var j workforce.Job
+		_, err := workforce.Decode([]byte(body), &j)
+		assert.Error(t, err, "Decode %s", body)
+		m.RegisterResponder(http.MethodGet, mockBase+"/api_v2/jobs/11", httpmock.NewStringResponder(200, body))
+		job, _, err := c.Jobs.Get(context.Background(), 11)
+		var de *workforce.DecodeError
+		assert.ErrorAs(t, err, &de, "Jobs.Get %s", body)
+		assert.Nil(t, job, body)
+	}
+	for body, want := range map[string]int64{
+		`{"job":{"id":11}}  ` + "\n":             11,
+		`{"job":{"id":1},"job":{"id":2}}`:        2, // the last, as encoding/json
+		`{"\u006aob":{"id":3}}`:                  3,
+		`{"job":{"id":5},"id":6}`:                6, // a record with a member "job"
+		`{"job":{"id":7},"meta":{"page":[1,2]}}`: 7,
+		`{"job":{"id":8,"notes":"}garbage{"}}`:   8,
+	} {
+		var j workforce.Job
+		_, err := workforce.Decode([]byte(body), &j)
+		if assert.NoError(t, err, body) {
+			assert.Equal(t, want, j.ID, body)
+		}
+		m.RegisterResponder(http.MethodGet, mockBase+"/api_v2/jobs/11", httpmock.NewStringResponder(200, body))
+		job, _, err := c.Jobs.Get(context.Background(), 11)
+		if assert.NoError(t, err, body) {
+			assert.Equal(t, want, job.ID, body)
+		}
+	}
+	for _, body := range []string{`{"id":null}`, `{"id":0}`, `{"id":"0"}`, `{"job":{"id":null,"state":"filled"}}`} {
+		var j workforce.Job
+		_, err := workforce.Decode([]byte(body), &j)
+		assert.Error(t, err, "Decode %s: no ID", body)
+	}
+}

@@ -55,8 +55,12 @@ func (w Warning) String() string {
 // each resource with its own document in Raw, IDs sent only in embedded
 // objects filled in. A value that fits no form of its field leaves the field zero
 // and is answered as a Warning (its Value cut to 64 bytes, not redacted);
-// only JSON that is not well formed, or not of v's shape, is an error.
-// Webhook receivers and stores of Raw documents use it.
+// only JSON that is not well formed (anything after the document
+// included), not of v's shape, or a record without an "id" (null and 0
+// are none) is an error. An envelope's key is read as encoding/json reads
+// names (escapes undone, the last of duplicates), and a document with an
+// "id" beside the key is the record itself. Webhook receivers and stores
+// of Raw documents use it.
 //
 // The forms taken, by client calls too: a boolean is true or false, the
 // number 1 or 0 in any JSON form (1.0, 1e0), or a string "true", "t",
@@ -99,10 +103,26 @@ func checkIsRecord(v reflect.Value, data []byte) error {
 	if !reflect.PointerTo(v.Type()).Implements(reflect.TypeFor[listed]()) {
 		return nil
 	}
-	if _, hasID := jsonscan.Member(data, "id"); hasID || recordID(v) != 0 {
+	if recordID(v) != 0 {
+		return nil
+	}
+	// An "id" that fits no form is a Warning, its record kept; null or 0 is
+	// no ID.
+	if id, hasID := jsonscan.Member(data, "id"); hasID && !isZeroID(id) {
 		return nil
 	}
 	return fmt.Errorf("the document is not a %s: it holds no \"id\"", v.Type().Name())
+}
+
+// isZeroID tells whether id, the JSON value of a member "id", says there
+// is none: null, or a number (or a string holding one) equal to 0.
+func isZeroID(id []byte) bool {
+	s := strings.TrimSpace(strings.Trim(string(id), `"`))
+	if s == "null" {
+		return true
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	return err == nil && f == 0
 }
 
 // maxWarningValue bounds the part of a value a Warning keeps before the

@@ -16,14 +16,16 @@ import (
 // A middleware sees each call once, before its retries, with the answer
 // that ends it (or its error), whatever the attempts in between. Its
 // request holds no secret: the URL has no token (the token is added below,
-// per attempt), no header carries a key, and a call whose body holds a
-// password shows no body. POST /authenticate, whose body holds the keys and
-// whose answer the token, never passes a middleware. The answer's headers
-// have every secret a server echoed in them masked. Endpoint names the call.
+// per attempt), no part of a RawRequest holds a key or a token (Do
+// refuses one), and a call whose body holds a password shows no body.
+// POST /authenticate, whose body holds the keys and whose answer the
+// token, never passes a middleware. The answer's headers have every secret
+// a server echoed in them masked. Endpoint names the call.
 //
 // A middleware may add headers and a context derived from the request's
 // (which every attempt then carries, and whose end ends the call), and
-// must pass each request on at most once, keeping its context's values.
+// must pass each request on at most once, keeping its context's values: a
+// second pass is not sent and gets an error (retries are the client's).
 // It cannot change the body: each attempt sends the call's own. The first
 // middleware given is the outermost: it sees the call first and its answer
 // last. A nil m, or one that returns nil, makes New fail with ErrConfig.
@@ -57,8 +59,13 @@ func (c *Client) chain(ms []func(http.RoundTripper) http.RoundTripper) (http.Rou
 // its own, or replaced its context with one not derived from it.
 var errLostCall = errors.New("workforce: a middleware passed on a request without the context of the call it belongs to")
 
+// errPassedTwice is the error of a request a middleware passed on a second
+// time: the call already ran its attempts, and a create sent again could
+// make two records. Retries are the client's.
+var errPassedTwice = errors.New("workforce: a middleware passed on the request of a call a second time; it is not sent again (retries are the client's)")
+
 // callTransport is the innermost middleware: it runs the call the request
-// belongs to through the retry loop.
+// belongs to through the retry loop, once.
 type callTransport struct{ c *Client }
 
 func (t callTransport) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -68,6 +75,9 @@ func (t callTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	cs := callOf(req.Context())
 	if cs == nil {
 		return nil, errLostCall
+	}
+	if cs.passed.Swap(true) {
+		return nil, errPassedTwice
 	}
 	cs.ctx = req.Context() // derived from the caller's: its end ends the call
 	r := req.WithContext(cs.ctx)

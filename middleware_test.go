@@ -238,3 +238,51 @@ func TestEndpointNamesTheCall(t *testing.T) {
 	assert.Empty(t, workforce.Endpoint(req), "a request the client did not make")
 	assert.Empty(t, workforce.Endpoint(nil))
 }
+
+// TestAMiddlewarePassingACallTwiceIsRefused has a middleware retry a
+// create on a 5xx itself (D7): the server did the create and answered
+// 500, so a second pass would make a second record. The second pass is not
+// sent; the caller gets an error saying the outcome is unknown, never a
+// success.
+func TestAMiddlewarePassingACallTwiceIsRefused(t *testing.T) {
+	t.Parallel()
+	var posts, passes, refused int
+	var mu sync.Mutex
+	_, c := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		posts++
+		first := posts == 1
+		mu.Unlock()
+		if first {
+			w.WriteHeader(http.StatusInternalServerError) // done, but the answer says 500
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"job": {"id": 1, "state": "filled"}}`)
+	}, workforce.WithMiddleware(func(next http.RoundTripper) http.RoundTripper {
+		return rtFunc(func(r *http.Request) (*http.Response, error) {
+			resp, err := next.RoundTrip(r)
+			for err == nil && resp.StatusCode >= 500 { // a retrying middleware's rule
+				resp.Body.Close()
+				mu.Lock()
+				passes++
+				mu.Unlock()
+				if resp, err = next.RoundTrip(r); err != nil {
+					mu.Lock()
+					refused++
+					mu.Unlock()
+				}
+			}
+			return resp, err
+		})
+	}))
+	job, _, err := c.Jobs.Create(context.Background(), &workforce.JobCreate{WorkerID: 1, JobRequestID: 2})
+	require.Error(t, err)
+	assert.Nil(t, job)
+	assert.ErrorIs(t, err, workforce.ErrOutcomeUnknown, "the first pass may have made the Job")
+	mu.Lock()
+	defer mu.Unlock()
+	assert.Equal(t, 1, posts, "the create was sent once")
+	assert.Equal(t, 1, passes)
+	assert.Equal(t, 1, refused, "the second pass got an error")
+}

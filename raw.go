@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/workforce-marketplace/workforce-go/internal/jsonscan"
 	"github.com/workforce-marketplace/workforce-go/internal/redact"
 )
 
@@ -18,6 +19,14 @@ import (
 // parameter it does not know yet. Client.Do sends it through the same
 // request path as every service method: token, retries, typed errors,
 // redaction, envelopes.
+//
+// No part of it may hold the client's keys or a token it holds, nor
+// anything shaped like a key or a token (a pk_test_… or sk_live_… value, a
+// "token" member or parameter): the client authenticates each call with
+// its token, and no credential may reach a middleware or a log. Do refuses
+// such a Path (its text with escapes undone), Query key or value, Header
+// name or value, or encoded Body before any I/O, with an *ArgumentError
+// naming the part and never quoting the value.
 type RawRequest struct {
 	// Method is GET, POST, PUT, PATCH or DELETE.
 	Method string
@@ -25,15 +34,21 @@ type RawRequest struct {
 	// segments of letters, digits, -._~!$&'()*+,=:@ (':' not in the
 	// first) and percent-escapes
 	// of other printable ASCII characters (not of / \ ? # % ; or a dot)
-	// and of UTF-8 text, separated by single slashes, none "." or "..".
+	// and of UTF-8 text, separated by single slashes, none made only of
+	// dots and spaces ("." or ".." in any form) nor beginning or ending with
+	// a space once unescaped.
 	// Anything else (a leading or doubled slash, a ';', a query, a host, a
-	// malformed escape) is refused.
+	// malformed escape) is refused, and so are a key or a token and the
+	// authenticate endpoint in any form ("Authenticate", "authenticate.json").
 	Path string
 	// Query holds the query parameters; the token is added by the client,
-	// and a "token" key is refused.
+	// and a "token" key is refused, as is a key or a value holding a key
+	// or a token.
 	Query url.Values
 	// Body is encoded as JSON when not nil, such as
-	// map[string]any{"job": map[string]any{"worker_id": 7}}.
+	// map[string]any{"job": map[string]any{"worker_id": 7}}; a body whose
+	// encoding holds a key or a token, or a top-level "token" member, is
+	// refused.
 	Body any
 	// Key is the envelope the answer is wrapped in, such as "job"; the
 	// answer is decoded whole when it is "" or the answer is not an
@@ -75,7 +90,7 @@ func (c *Client) Do(ctx context.Context, r *RawRequest, out any) (*Response, err
 	if c != nil {
 		red = c.redactor
 	}
-	if err := checkHeader(red, r.Header); err != nil {
+	if err := checkSecrets(red, r); err != nil {
 		return nil, err
 	}
 	req := request{method: r.Method, path: r.Path, body: r.Body, key: r.Key, create: r.Create, raw: true,
@@ -97,6 +112,9 @@ func (r *RawRequest) check(out any) error {
 	}
 	if err := checkPath(r.Path); err != nil {
 		return err
+	}
+	if isAuthenticate(r.Path) {
+		return &ArgumentError{Name: "Path", Reason: "may not name the authenticate endpoint: its body holds the keys and its answer a token (Authentication.Authenticate gets one)"}
 	}
 	for k := range r.Query {
 		if strings.EqualFold(strings.TrimSpace(k), "token") {
@@ -136,8 +154,8 @@ func checkPath(p string) error {
 		if seg == "" {
 			return &ArgumentError{Name: "Path", Reason: "must be a path below /api_v2/ without empty segments, such as \"jobs/42\": no host, no leading, doubled or trailing /"}
 		}
-		if seg == "." || seg == ".." {
-			return &ArgumentError{Name: "Path", Reason: "must not hold . or .. segments"}
+		if escaped, _ := url.PathUnescape(seg); strings.Trim(escaped, ". \u00a0") == "" || strings.TrimSpace(escaped) != escaped {
+			return &ArgumentError{Name: "Path", Reason: "must not hold a segment of only dots and spaces (. or .. in any form), nor one beginning or ending with a space"}
 		}
 		for i := 0; i < len(seg); i++ {
 			b := seg[i]
@@ -156,6 +174,17 @@ func checkPath(p string) error {
 		}
 	}
 	return nil
+}
+
+// isAuthenticate reports whether a path checkPath took may reach POST
+// /authenticate on a server that reads it loosely: its first segment, its
+// escapes undone, is "authenticate" in any case, with anything after a dot
+// (a format such as ".json", trailing dots) or trailing spaces.
+func isAuthenticate(p string) bool {
+	first, _, _ := strings.Cut(p, "/")
+	first, _ = url.PathUnescape(first)
+	first, _, _ = strings.Cut(first, ".")
+	return strings.EqualFold(strings.TrimRight(first, " \t"), authentication.path)
 }
 
 // unhex reads the byte that the two hex digits at the start of s write.
@@ -190,14 +219,82 @@ var refusedHeaders = map[string]string{
 	"Proxy-Connection": "frames the request", "Transfer-Encoding": "frames the request", "Te": "frames the request",
 	"Trailer": "frames the request", "Upgrade": "frames the request", "Expect": "frames the request",
 	"Authorization": credentialHeader, "Proxy-Authorization": credentialHeader, "Cookie": credentialHeader,
+	"Cookie2": credentialHeader, "Content-Range": "frames the request",
+	"X-Original-Url": routesRequest, "X-Rewrite-Url": routesRequest, "X-Forwarded-Host": routesRequest,
+	"Forwarded": routesRequest, "X-Http-Method-Override": routesRequest, "X-Http-Method": routesRequest,
+	"X-Method-Override": routesRequest, "Range": "frames the answer", "If-Range": "frames the answer",
 }
+
+// routesRequest is why a header some servers route a request by (another
+// path, host or method, around the checks of Path and Method) is refused.
+const routesRequest = "routes the request on some servers (another path, host or method)"
 
 // credentialHeader is why a header that carries a credential is refused.
 const credentialHeader = "carries a credential: the client authenticates each call with its token"
 
 // credentialWords are the parts of a header name that carry a credential,
 // such as X-Auth-Token, X-Api-Key or X-Secret-Key.
-var credentialWords = [...]string{"token", "secret", "password", "api-key", "api_key", "apikey"}
+var credentialWords = [...]string{"token", "secret", "password", "api-key", "api_key", "apikey", "auth", "access-key", "credential", "session"}
+
+// checkSecrets refuses what r may not send, before any I/O, by red's
+// secrets (red may be nil): its Header (checkHeader), and a Path or a
+// Query key or value that holds a key or a token (refuseSecret). Its Body
+// is checked once encoded (newRequest).
+func checkSecrets(red *redact.Redactor, r *RawRequest) error {
+	if err := checkHeader(red, r.Header); err != nil {
+		return err
+	}
+	path, _ := url.PathUnescape(r.Path) // checkPath took its escapes
+	if err := refuseSecret(red, "Path", path); err != nil {
+		return err
+	}
+	for k, vs := range r.Query {
+		if err := refuseSecret(red, "Query", k); err != nil { // its key: not quoted either
+			return err
+		}
+		for _, v := range vs {
+			if err := refuseSecret(red, "Query["+strconv.Quote(k)+"]", v); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// checkRawBody refuses the encoded Body of a RawRequest that holds a key
+// or a token (refuseSecret), or a top-level "token" member of any value:
+// a server that merges a body's members into its parameters (Rails) would
+// take it over the client's own token, and a 401 it earns would retire
+// that token.
+func checkRawBody(red *redact.Redactor, body []byte) error {
+	if err := refuseSecret(red, "Body", string(body)); err != nil {
+		return err
+	}
+	token, _, _ := jsonscan.Envelope(body, "token")
+	if token == nil {
+		jsonscan.Members(body, func(name, _ []byte) bool {
+			if strings.EqualFold(strings.TrimSpace(string(name)), "token") {
+				token = name
+			}
+			return token == nil
+		})
+	}
+	if token != nil {
+		return &ArgumentError{Name: "Body", Reason: "must not hold a \"token\" member: the client adds its own"}
+	}
+	return nil
+}
+
+// refuseSecret is the one rule for every part of a RawRequest: it refuses
+// text s of the part it names when s holds a key or a token, one red knows
+// or one shaped like one (red may be nil), with an error that names the
+// part and never quotes s.
+func refuseSecret(red *redact.Redactor, part, s string) error {
+	if red.String(s) != s {
+		return &ArgumentError{Name: part, Reason: "may not hold a key or a token: no credential may reach a middleware or a log"}
+	}
+	return nil
+}
 
 // checkHeader refuses a header a RawRequest may not send (see
 // RawRequest.Header): a name or value HTTP does not allow, a name the
@@ -205,9 +302,6 @@ var credentialWords = [...]string{"token", "secret", "password", "api-key", "api
 // a key or a token, one red knows or one shaped like one (red may be nil).
 // Its error names the header, masked, and never quotes a value.
 func checkHeader(red *redact.Redactor, h http.Header) error {
-	if red == nil {
-		red = &redact.Redactor{}
-	}
 	for name, values := range h {
 		shown := red.String(name)
 		field := "Header[" + strconv.Quote(shown) + "]"
@@ -230,8 +324,8 @@ func checkHeader(red *redact.Redactor, h http.Header) error {
 			if strings.ContainsFunc(v, func(r rune) bool { return (r < ' ' && r != '\t') || r == 0x7f }) {
 				return &ArgumentError{Name: field, Reason: "holds a control character, which HTTP does not allow"}
 			}
-			if red.String(v) != v {
-				return &ArgumentError{Name: field, Reason: "may not hold a key or a token"}
+			if err := refuseSecret(red, field, v); err != nil {
+				return err
 			}
 		}
 	}

@@ -2,9 +2,13 @@ package workforce_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/jarcoal/httpmock"
@@ -120,4 +124,132 @@ func TestDoOnAZeroClientRefusesTheHeaderFirst(t *testing.T) {
 	assert.ErrorIs(t, err, workforce.ErrInvalidArgument)
 	_, err = c.Do(context.Background(), &workforce.RawRequest{Method: http.MethodGet, Path: "jobs", Header: http.Header{"X-Trace": {"x"}}}, nil)
 	assert.Error(t, err, "a nil client still fails, and does not panic")
+}
+
+// TestDoRefusesASecretInAnyPartOfTheRequest holds every part of a
+// RawRequest to the rule of its Header (D5): a Path, a Query key or value
+// or a Body holding the client's key, secret key or token, or anything
+// shaped like one, is refused before any I/O with an error naming the part
+// and quoting no value; the middleware sees none of them.
+func TestDoRefusesASecretInAnyPartOfTheRequest(t *testing.T) {
+	t.Parallel()
+	var mw atomic.Int64
+	c, m := newMock(t, workforce.WithMiddleware(func(next http.RoundTripper) http.RoundTripper {
+		return rtFunc(func(req *http.Request) (*http.Response, error) {
+			mw.Add(1)
+			return next.RoundTrip(req)
+		})
+	}))
+	m.RegisterResponder(http.MethodGet, mockBase+"/api_v2/jobs/1", httpmock.NewStringResponder(200, `{"job": {"id": 1}}`))
+	_, _, err := c.Jobs.Get(context.Background(), 1) // the client holds its token now
+	require.NoError(t, err)
+	calls, seen := m.GetTotalCallCount(), mw.Load()
+	escaped := "%" + fmt.Sprintf("%02X", testToken[0]) + testToken[1:]
+	for name, tc := range map[string]struct {
+		r      workforce.RawRequest
+		part   string
+		secret string
+	}{
+		"the token in a query value":    {workforce.RawRequest{Method: "GET", Path: "jobs", Query: url.Values{"access_token": {testToken}}}, `Query["access_token"]`, testToken},
+		"the secret key in a query":     {workforce.RawRequest{Method: "GET", Path: "jobs", Query: url.Values{"q": {testSecretKey}}}, `Query["q"]`, testSecretKey},
+		"the API key in a query":        {workforce.RawRequest{Method: "GET", Path: "jobs", Query: url.Values{"api_key": {testAPIKey}}}, `Query["api_key"]`, testAPIKey},
+		"a live key's shape in a query": {workforce.RawRequest{Method: "GET", Path: "jobs", Query: url.Values{"q": {"x sk_live_made_up_other"}}}, `Query["q"]`, "made_up_other"},
+		"the token as a query key":      {workforce.RawRequest{Method: "GET", Path: "jobs", Query: url.Values{testToken: {"1"}}}, "Query", testToken},
+		"the secret key in a body":      {workforce.RawRequest{Method: "POST", Path: "webhooks", Body: map[string]any{"secret": testSecretKey}}, "Body", testSecretKey},
+		"the token in a body":           {workforce.RawRequest{Method: "POST", Path: "webhooks", Body: map[string]any{"t": testToken}}, "Body", testToken},
+		"the token's start in a body":   {workforce.RawRequest{Method: "PUT", Path: "webhooks/1", Body: []string{testToken[:12]}}, "Body", testToken[:12]},
+		"a token member in a body":      {workforce.RawRequest{Method: "POST", Path: "webhooks", Body: map[string]any{"token": "abc123"}}, "Body", "abc123"},
+		"the token in a path":           {workforce.RawRequest{Method: "GET", Path: "jobs/" + testToken}, "Path", testToken},
+		"the token escaped in a path":   {workforce.RawRequest{Method: "GET", Path: "jobs/" + escaped}, "Path", testToken[1:]},
+		"a key across segments":         {workforce.RawRequest{Method: "DELETE", Path: "x/" + testAPIKey[:12] + "/" + testAPIKey[12:]}, "Path", testAPIKey[8:]},
+	} {
+		_, err := c.Do(context.Background(), &tc.r, nil)
+		var argErr *workforce.ArgumentError
+		if assert.True(t, errors.As(err, &argErr), "%s: %v", name, err) {
+			assert.Equal(t, tc.part, argErr.Name, name)
+			assert.ErrorIs(t, err, workforce.ErrInvalidArgument, name)
+			assert.NotContains(t, err.Error(), tc.secret, "%s: the error quotes no value", name)
+		}
+	}
+	assert.Equal(t, calls, m.GetTotalCallCount(), "nothing was sent")
+	assert.Equal(t, seen, mw.Load(), "the middleware saw none of them")
+
+	m.RegisterResponder(http.MethodPost, mockBase+"/api_v2/webhooks", httpmock.NewStringResponder(200, `{}`))
+	_, err = c.Do(context.Background(), &workforce.RawRequest{Method: "POST", Path: "webhooks", Query: url.Values{"q": {"tok"}},
+		Body: map[string]any{"url": "https://example.test/hook", "events": []string{"job.updated"}}}, nil)
+	assert.NoError(t, err, "a request holding no secret is sent")
+}
+
+// TestDoRefusesTheAuthenticateEndpoint keeps Client.Do from POST
+// /authenticate in any form a server may route there (D5b): its body
+// would hold the keys and its answer a token, shown to the middleware.
+func TestDoRefusesTheAuthenticateEndpoint(t *testing.T) {
+	t.Parallel()
+	var mw atomic.Int64
+	c, m := newMock(t, workforce.WithMiddleware(func(next http.RoundTripper) http.RoundTripper {
+		return rtFunc(func(req *http.Request) (*http.Response, error) {
+			mw.Add(1)
+			return next.RoundTrip(req)
+		})
+	}))
+	for _, p := range []string{"authenticate", "Authenticate", "AUTHENTICATE", "authenticate.json", "authenticate.", "authenticate..json",
+		"%61uthenticate", "authenticate%20", "Authenticate.JSON/x"} {
+		_, err := c.Do(context.Background(), &workforce.RawRequest{Method: http.MethodPost, Path: p}, nil)
+		var argErr *workforce.ArgumentError
+		if assert.True(t, errors.As(err, &argErr), "%s: %v", p, err) {
+			assert.Equal(t, "Path", argErr.Name, p)
+		}
+	}
+	assert.Zero(t, m.GetTotalCallCount(), "nothing was sent")
+	assert.Zero(t, mw.Load(), "the middleware saw nothing")
+	m.RegisterNoResponder(httpmock.NewStringResponder(200, `{}`))
+	for _, p := range []string{"authentications", "users/authenticate", "reauthenticate"} {
+		_, err := c.Do(context.Background(), &workforce.RawRequest{Method: http.MethodGet, Path: p}, nil)
+		assert.NoError(t, err, p)
+	}
+}
+
+// TestDoRefusesATokenMemberInTheBody refuses a Body with a top-level
+// "token" member of any value (D10), as a "token" Query key is: a server
+// that merges the body into its parameters would take it over the
+// client's token, and the 401 it earns would retire the client's own.
+func TestDoRefusesATokenMemberInTheBody(t *testing.T) {
+	t.Parallel()
+	c, m := newMock(t)
+	for _, body := range []any{map[string]any{"token": 12345}, map[string]any{"Token": nil}, map[string]any{" token ": true},
+		json.RawMessage(`{"a": 1, "\u0074oken": [1]}`)} {
+		_, err := c.Do(context.Background(), &workforce.RawRequest{Method: http.MethodPost, Path: "things", Body: body}, nil)
+		var argErr *workforce.ArgumentError
+		if assert.True(t, errors.As(err, &argErr), "%v: %v", body, err) {
+			assert.Equal(t, "Body", argErr.Name)
+		}
+	}
+	assert.Zero(t, m.GetTotalCallCount(), "nothing was sent, no token fetched")
+	m.RegisterResponder(http.MethodPost, mockBase+"/api_v2/things", httpmock.NewStringResponder(200, `{}`))
+	_, err := c.Do(context.Background(), &workforce.RawRequest{Method: http.MethodPost, Path: "things",
+		Body: map[string]any{"tokens": 1, "thing": map[string]any{"token": 5}}}, nil)
+	assert.NoError(t, err, "a member of another name, or below the top, is sent")
+}
+
+// TestDoRefusesWhatSomeServersReroute refuses the paths and headers some
+// servers read as a step up or another route (D9): a segment of only dots
+// and spaces, or one beginning or ending with a space, and the headers
+// that re-route a request or carry a credential under another name.
+func TestDoRefusesWhatSomeServersReroute(t *testing.T) {
+	t.Parallel()
+	c, m := newMock(t)
+	for _, p := range []string{"jobs/...", "jobs/..%20", "jobs/%20..", "jobs/..%C2%A0", "jobs/%20x", "jobs/x%20", "jobs/%20"} {
+		_, err := c.Do(context.Background(), &workforce.RawRequest{Method: http.MethodGet, Path: p}, nil)
+		var argErr *workforce.ArgumentError
+		if assert.True(t, errors.As(err, &argErr), "%s: %v", p, err) {
+			assert.Equal(t, "Path", argErr.Name, p)
+		}
+	}
+	for _, name := range []string{"X-Original-Url", "X-Rewrite-Url", "X-Forwarded-Host", "Forwarded", "X-Http-Method-Override",
+		"Range", "If-Range", "X-Auth", "X-Access-Key", "Cookie2", "X-Session-Id"} {
+		_, err := c.Do(context.Background(), &workforce.RawRequest{Method: http.MethodGet, Path: "jobs", Header: http.Header{name: {"1"}}}, nil)
+		var argErr *workforce.ArgumentError
+		assert.True(t, errors.As(err, &argErr), "%s: %v", name, err)
+	}
+	assert.Zero(t, m.GetTotalCallCount(), "nothing was sent")
 }

@@ -500,3 +500,49 @@ func TestEndsOfTokensAreHidden(t *testing.T) {
 		assert.NotContains(t, s, testToken[len(testToken)-8:])
 	}
 }
+
+// TestTokenEchoedInTheAuthenticateAnswerIsHidden has a server echo the
+// token it hands out in the headers of that very answer (X-Request-Id, a
+// header of its own, a trailer): the answer that delivers the token is
+// read before the client holds it, yet neither the call's log line nor
+// the Response (RequestID, Header, Trailer, every verb) shows it, for an
+// explicit Authenticate and for the token a first call fetches.
+func TestTokenEchoedInTheAuthenticateAnswerIsHidden(t *testing.T) {
+	t.Parallel()
+	const tok = "echoedTOKENxyzw0123456789abcdefABCDEF" // no shape a pattern finds: only knowing it hides it
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Request-Id", "rid-"+tok)
+		w.Header().Set("X-Echo", "issued "+tok[:12]+"…")
+		w.Header().Set("Trailer", "X-Checked")
+		if r.URL.Path == "/api_v2/authenticate" {
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprintf(w, `{"token": %q, "expires_at": %q}`, tok, time.Now().Add(24*time.Hour).UTC().Format(time.RFC3339))
+			w.Header().Set("X-Checked", tok)
+			return
+		}
+		fmt.Fprint(w, `{"jobs": []}`)
+		w.Header().Set("X-Checked", tok)
+	}))
+	t.Cleanup(srv.Close)
+	shown := func(resp *workforce.Response) string {
+		return fmt.Sprintf("%v|%+v|%#v|%s|%s|%v|%v|%s", resp, resp, resp, resp, resp.RequestID, resp.Header, resp.Trailer, resp.Status)
+	}
+
+	var logs syncBuffer
+	c := newKeyed(t, srv.URL, workforce.WithLogger(slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
+	got, resp, err := c.Authentication.Authenticate(context.Background())
+	require.NoError(t, err)
+	require.Equal(t, tok, got.Value)
+	assert.NotContains(t, shown(resp), tok[:10])
+	assert.Contains(t, resp.RequestID, "[REDACTED]")
+	assert.Contains(t, logs.String(), "request_id=rid-[REDACTED]")
+	assert.NotContains(t, logs.String(), tok[:10])
+
+	var logs2 syncBuffer
+	c2 := newKeyed(t, srv.URL, workforce.WithLogger(slog.New(slog.NewTextHandler(&logs2, &slog.HandlerOptions{Level: slog.LevelDebug}))))
+	_, resp2, err := c2.Jobs.List(context.Background(), nil)
+	require.NoError(t, err)
+	assert.NotContains(t, shown(resp2), tok[:10])
+	assert.Contains(t, logs2.String(), "path=/api_v2/authenticate")
+	assert.NotContains(t, logs2.String(), tok[:10])
+}

@@ -147,6 +147,11 @@ func (c *Client) newRequest(cs *callState, r request) (*http.Request, error) {
 		if err != nil {
 			return nil, c.encodingError("body", err)
 		}
+		if r.raw { // the rules of every part of a RawRequest (checkSecrets)
+			if err := checkRawBody(cs.redactor, b); err != nil {
+				return nil, err
+			}
+		}
 		req.Header.Set("Content-Type", "application/json")
 		req.ContentLength = int64(len(b))
 		cs.body = func() io.ReadCloser { return io.NopCloser(bytes.NewReader(b)) }

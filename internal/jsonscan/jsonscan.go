@@ -6,6 +6,7 @@ package jsonscan
 
 import (
 	"bytes"
+	"encoding/json"
 	"strings"
 )
 
@@ -24,20 +25,36 @@ func Member(data []byte, key string) ([]byte, bool) {
 	return found, found != nil
 }
 
-// Find returns, in one scan, what Member(data, key) and Len(data) return:
-// the value under key and whether there is one, and how many members data
-// has (-1 when it is not a well-formed object).
-func Find(data []byte, key string) (value []byte, ok bool, n int) {
-	if !walk(data, func(name, v []byte) bool {
+// Envelope returns, in one scan of the top-level object data, the value
+// of its last member named key, as encoding/json reads duplicates, with
+// each name compared with its escapes undone ("\u006aob" is "job"); the
+// index in data where that value starts; and how many members data has.
+// n is -1 when data is not a well-formed object followed by nothing but
+// spaces (a second document, garbage).
+func Envelope(data []byte, key string) (value []byte, at, n int) {
+	end, ok := walkAt(data, func(name []byte, start, end int) bool {
 		n++
-		if value == nil && string(name) == key {
-			value = v
+		if nameIs(name, key) {
+			value, at = data[start:end:end], start
 		}
 		return true
-	}) {
-		n = -1
+	})
+	if !ok || skipSpace(data, end) != len(data) {
+		return nil, 0, -1
 	}
-	return value, value != nil, n
+	return value, at, n
+}
+
+// nameIs tells whether name, as written between its quotes, is key once
+// its escapes are undone.
+func nameIs(name []byte, key string) bool {
+	if bytes.IndexByte(name, '\\') < 0 {
+		return string(name) == key
+	}
+	var s string
+	q := make([]byte, 0, len(name)+2)
+	q = append(append(append(q, '"'), name...), '"')
+	return json.Unmarshal(q, &s) == nil && s == key
 }
 
 // Members calls fn with the name (as written, escapes kept) and the value
@@ -60,43 +77,51 @@ func Len(data []byte) int {
 // object data, in order, until fn returns false. It returns whether data
 // was an object scanned to its end (or to where fn stopped).
 func walk(data []byte, fn func(name, value []byte) bool) bool {
+	_, ok := walkAt(data, func(name []byte, start, end int) bool { return fn(name, data[start:end:end]) })
+	return ok
+}
+
+// walkAt is walk with each value given by where it starts and ends in
+// data; it also returns the index after the object's closing brace (or
+// after the value where fn stopped).
+func walkAt(data []byte, fn func(name []byte, start, end int) bool) (int, bool) {
 	i := skipSpace(data, 0)
 	if i >= len(data) || data[i] != '{' {
-		return false
+		return i, false
 	}
 	if i = skipSpace(data, i+1); i < len(data) && data[i] == '}' {
-		return true
+		return i + 1, true
 	}
 	for {
 		i = skipSpace(data, i)
 		if i >= len(data) || data[i] != '"' {
-			return false
+			return i, false
 		}
 		end := skipString(data, i)
 		if end < 0 {
-			return false
+			return i, false
 		}
 		name := data[i+1 : end-1]
 		i = skipSpace(data, end)
 		if i >= len(data) || data[i] != ':' {
-			return false
+			return i, false
 		}
 		start := skipSpace(data, i+1)
 		end = skipValue(data, start)
 		if end < 0 {
-			return false
+			return start, false
 		}
-		if !fn(name, data[start:end:end]) {
-			return true
+		if !fn(name, start, end) {
+			return end, true
 		}
 		i = skipSpace(data, end)
 		switch {
 		case i >= len(data):
-			return false
+			return i, false
 		case data[i] == '}':
-			return true
+			return i + 1, true
 		case data[i] != ',':
-			return false
+			return i, false
 		}
 		i++
 	}

@@ -104,13 +104,18 @@ func newMatcher(random, whole []string) *matcher {
 	return m
 }
 
-// forms returns v, and v with its spaces written + as a form's query
-// writes them (a percent-escaped space is undone by decode).
+// forms returns v, v with its spaces written + as a form's query writes
+// them (a percent-escaped space is undone by decode), and v with its +
+// written as spaces, as a form decoder reads them back.
 func forms(v string) []string {
-	if strings.IndexByte(v, ' ') < 0 {
-		return []string{v}
+	out := []string{v}
+	if strings.IndexByte(v, ' ') >= 0 {
+		out = append(out, strings.ReplaceAll(v, " ", "+"))
 	}
-	return []string{v, strings.ReplaceAll(v, " ", "+")}
+	if strings.IndexByte(v, '+') >= 0 { // read back by a form decoder, a '+' is a space
+		out = append(out, strings.ReplaceAll(v, "+", " "))
+	}
+	return out
 }
 
 // find adds to spans each part of t where a secret of m shows.

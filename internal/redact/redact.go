@@ -48,6 +48,25 @@ func (r *Redactor) With(extra ...string) *Redactor {
 	return out
 }
 
+// Plus returns a Redactor that also hides extra as it hides r's secrets
+// (whole, and by their starts and ends), beside r's: a secret learnt
+// during one call, such as the token an answer delivers, before the
+// client holds it. The set is r's as it is now; r's later changes are not
+// seen.
+func (r *Redactor) Plus(extra ...string) *Redactor {
+	var secrets []string
+	out := &Redactor{}
+	if r != nil {
+		if r.Secrets != nil {
+			secrets = r.Secrets()
+		}
+		out.whole = r.whole
+	}
+	all := append(slices.Clip(secrets), extra...)
+	out.Secrets = func() []string { return all }
+	return out
+}
+
 // String returns s with every secret replaced by Mask: known secrets in
 // any form a server or a URL may write them, each character plain,
 // JSON-escaped (\u0073, \/, a surrogate pair) or percent-escaped (%2F, as

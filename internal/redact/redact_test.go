@@ -301,6 +301,36 @@ func TestWholeOnlySecretsKeepTheirWords(t *testing.T) {
 	assert.Equal(t, Mask, r.String("tok_9f8e7d6c"), "the client's secrets keep their starts hidden")
 }
 
+// TestPlusHidesANewSecretLikeTheOthers adds a token learnt during a call:
+// it is hidden whole and by its start and end, beside the redactor's own
+// secrets and its whole-only ones, and the redactor it came from does not
+// learn it.
+func TestPlusHidesANewSecretLikeTheOthers(t *testing.T) {
+	t.Parallel()
+	base := (&Redactor{Secrets: func() []string { return []string{"sk_test_k1k2k3k4k5k6k7k8"} }}).With("Password2024")
+	r := base.Plus("tok_newnewnew0123456789")
+	for _, in := range []string{"rid-tok_newnewnew0123456789", "tok_newnewnew…", "…0123456789", "sk_test_k1k2k3k4k5k6k7k8", "Password2024"} {
+		assert.NotContains(t, r.String(in), "newnew", in)
+		assert.Contains(t, r.String(in), Mask, in)
+	}
+	assert.Equal(t, "rid-tok_newnewnew0123456789", base.String("rid-tok_newnewnew0123456789"))
+	assert.Equal(t, Mask, (*Redactor)(nil).Plus("tok_newnewnew0123456789").String("tok_newnewnew0123456789"))
+}
+
+// TestAPlusTokenReadBackWithSpacesIsHidden hides a token holding '+'
+// (base64) that a form decoder echoed with spaces for its pluses (D8),
+// whole and by its start.
+func TestAPlusTokenReadBackWithSpacesIsHidden(t *testing.T) {
+	t.Parallel()
+	tok := "AbC+dEf/GhI+jKl/MnO+pQr="
+	r := &Redactor{Secrets: func() []string { return []string{tok} }}
+	for _, in := range []string{"token AbC dEf/GhI jKl/MnO pQr= is expired", "AbC dEf/GhI…", tok} {
+		out := r.String(in)
+		assert.NotContains(t, out, "dEf/GhI", in)
+		assert.Contains(t, out, Mask, in)
+	}
+}
+
 // TestManySecretsAreHidden gives the redactor hundreds of tokens, as a
 // client that renewed many times holds: each is hidden, whole, started or
 // ended, plain or escaped, and text without them is left as it is.
