@@ -33,19 +33,12 @@ type settings struct {
 // unless WithPageWindow says otherwise.
 const DefaultPageWindow = 4
 
-// WithPageWindow sets the window of an iterator (the All methods): how
-// many pages it fetches ahead at most while the caller ranges over the
-// records of the current one. Records are still yielded in list order.
-// The window opens as a walk proves long: the first page is fetched alone;
-// once it comes back full, one page ahead; then twice as many each time a
-// page comes back full, up to n. So a loop that breaks within the first
-// page costs one request more than fetching page after page, a long walk
-// takes about 1/n of the time on a slow link, and at most n+1 pages are
-// held in memory. At the end of a list up to n-1 requests find empty
-// pages; when the loop breaks or a page fails, those in flight are
-// cancelled. 1 fetches each page after the one before. The default is
-// DefaultPageWindow; n must be at least 1, or New fails with ErrConfig.
-// The README's Performance section measures it.
+// WithPageWindow sets how many pages an iterator (the All methods) fetches
+// ahead at most while the caller ranges over the current one; records are
+// still yielded in list order. The window opens as a walk proves long, and
+// pages in flight are cancelled when the loop breaks; the README's
+// Performance section measures it. 1 fetches each page after the one
+// before; n must be at least 1, or New fails with ErrConfig.
 func WithPageWindow(n int) Option { return func(s *settings) { s.window = n } }
 
 // WithBaseURL sets the API's base URL, such as "https://api.example.com",
