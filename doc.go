@@ -98,7 +98,7 @@
 // horizon has passed since the call began (WithSettleHorizon): until then
 // a create may still be running on the server, and a settle that finds
 // nothing waits, reading again, within its context; when its context ends
-// first it answers an *UnsettledError (ErrTooEarly), never ErrNotFound.
+// first it returns an *UnsettledError (ErrTooEarly), never ErrNotFound.
 // Multi-day Job
 // Requests have no list to settle in: a series whose create's outcome is
 // unknown may be created again, its days being what matters.

@@ -153,7 +153,7 @@ func (b *syncBuffer) String() string {
 	return b.buf.String()
 }
 
-// within runs call and answers its error, failing the test if it does not
+// within runs call and returns its error, failing the test if it does not
 // return in a generous while (no call here may wait for the server).
 func within(t *testing.T, call func() error) error {
 	t.Helper()
@@ -196,7 +196,7 @@ func states(ts []workforce.Transition) []workforce.JobState {
 	return out
 }
 
-// tokenOnly answers a client of srv holding only token, which the fake does not know: every
+// tokenOnly returns a client of srv holding only token, which the fake does not know: every
 // call is a 401 it cannot recover from, having no keys.
 func tokenOnly(t *testing.T, srv *workforcetest.Server) *workforce.Client {
 	t.Helper()
@@ -230,7 +230,7 @@ func assertNewestFirst(t *testing.T, ids []int64) {
 	}
 }
 
-// listPages answers the per and page parameters of the GET requests to path, in order.
+// listPages returns the per and page parameters of the GET requests to path, in order.
 func listPages(srv *workforcetest.Server, path string) (pers, pages []string) {
 	for _, r := range srv.Requests() {
 		if r.Method == http.MethodGet && r.Path == path {

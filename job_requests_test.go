@@ -238,12 +238,12 @@ func TestJobRequestsActionsSendAndDecode(t *testing.T) {
 	assert.Empty(t, rerank.body)
 }
 
-// startIn answers a wall-clock start time d after the fake's now, on the minute.
+// startIn returns a wall-clock start time d after the fake's now, on the minute.
 func startIn(srv *workforcetest.Server, d time.Duration) workforce.WallClock {
 	return workforce.WallClockOf(srv.Now().In(fakeZone).Add(d))
 }
 
-// postable answers the fields a Job Request needs to be created, posted, for the seeded Customer.
+// postable returns the fields a Job Request needs to be created, posted, for the seeded Customer.
 func postable(srv *workforcetest.Server, name string, slots int) *workforce.JobRequestParams {
 	return &workforce.JobRequestParams{RequestName: name, Zip: "90021", City: "Los Angeles", Address: "1200 E 7th St",
 		Slots: slots, Category: "Warehouse", DescriptionTasks: "Pick and pack.", State: workforce.JobRequestPosted,

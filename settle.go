@@ -93,9 +93,9 @@ func elapsedSince(start, now time.Time) time.Duration {
 func elapsed(monotonic, wall time.Duration) time.Duration { return max(monotonic, wall) }
 
 // settle settles the create that failed with callErr: find reads the
-// records made at or after a floor (see settleFloor) and answers the
+// records made at or after a floor (see settleFloor) and returns the
 // call's, or ok false. Until the horizon has passed since the call began
-// it reads again and again, within ctx; after, finding none answers an
+// it reads again and again, within ctx; after, finding none returns an
 // error matching ErrNotFound naming what.
 func settle[T any](ctx context.Context, c *Client, callErr error, what string, find func(floor time.Time) (T, bool, error)) (T, error) {
 	var zero T

@@ -100,7 +100,7 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
-// post sends body with header to h and answers the status.
+// post sends body with header to h and returns the status.
 func post(t *testing.T, h http.Handler, body, header string) int {
 	t.Helper()
 	req := httptest.NewRequest(http.MethodPost, "/hooks", strings.NewReader(body))
@@ -242,7 +242,7 @@ func TestHandlerOverHTTP(t *testing.T) {
 
 // trickle sends a delivery's headers, promising a body of size bytes, to
 // addr, then one byte of it every gap until the connection fails, and
-// answers the status line of the answer.
+// returns the status line of the answer.
 func trickle(t *testing.T, addr string, size int, gap time.Duration) string {
 	t.Helper()
 	conn, err := net.Dial("tcp", addr)

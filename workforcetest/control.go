@@ -164,7 +164,7 @@ func (s *Server) controlGrantBadge(c *call) (any, error) {
 	return map[string]int64{"worker_id": workerID, "badge_id": badgeID}, nil
 }
 
-// controlError answers the error of a move with the status of the API error it wraps (404 for
+// controlError returns the error of a move with the status of the API error it wraps (404 for
 // an unknown Job, 422 for a move the state table refuses), else as a 422.
 func controlError(err error) error {
 	if errors.As(err, new(*apiError)) {

@@ -34,7 +34,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 // cleanPath tells whether p is an absolute path that path.Clean leaves as it is.
 func cleanPath(p string) bool { return strings.HasPrefix(p, "/") && path.Clean(p) == p }
 
-// serve answers the requests of rt. It reads the body (at most rt.maxBody bytes) and, except on
+// serve returns the handler that answers the requests of rt. It reads the body (at most rt.maxBody bytes) and, except on
 // the control API, records the request, waits out the latency and plays the fault due, if any;
 // then it checks the token and runs the handler, and writes its answer.
 func (s *Server) serve(rt route) http.HandlerFunc {
