@@ -180,8 +180,8 @@ type JobCreate struct {
 
 // check refuses a JobCreate without its two IDs; it only ever creates.
 func (j *JobCreate) check(bool) error {
-	if j == nil {
-		return &ArgumentError{Name: "JobCreate", Reason: "is required"}
+	if err := checkPresent("JobCreate", j); err != nil {
+		return err
 	}
 	return firstError(checkID("WorkerID", j.WorkerID), checkID("JobRequestID", j.JobRequestID))
 }
@@ -201,8 +201,8 @@ type JobUpdate struct {
 
 // check refuses a JobUpdate that sets nothing, or a negative duration.
 func (u *JobUpdate) check(bool) error {
-	if u == nil || (u.State == "" && u.ActualDuration == nil && u.CancelledReason == "") {
-		return &ArgumentError{Name: "JobUpdate", Reason: "must set at least one field"}
+	if err := checkSomething("JobUpdate", u); err != nil {
+		return err
 	}
 	if u.ActualDuration != nil {
 		return checkNotNegative("ActualDuration", *u.ActualDuration)

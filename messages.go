@@ -69,8 +69,8 @@ type MessageCreate struct {
 // check refuses a Message without its text or its three IDs; it only
 // ever creates.
 func (m *MessageCreate) check(bool) error {
-	if m == nil {
-		return &ArgumentError{Name: "MessageCreate", Reason: "is required"}
+	if err := checkPresent("MessageCreate", m); err != nil {
+		return err
 	}
 	return firstError(checkRequired("Body", m.Body), checkID("JobID", m.JobID), checkID("SenderID", m.SenderID),
 		checkID("ReceiverID", m.ReceiverID))

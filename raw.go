@@ -83,8 +83,8 @@ func (c *Client) Do(ctx context.Context, r *RawRequest, out any) (*Response, err
 }
 
 func (r *RawRequest) check(out any) error {
-	if r == nil {
-		return &ArgumentError{Name: "RawRequest", Reason: "is required"}
+	if err := checkPresent("RawRequest", r); err != nil {
+		return err
 	}
 	switch r.Method {
 	case http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete:
