@@ -98,6 +98,19 @@ func TestControlErrors(t *testing.T) {
 	assert.Equal(t, "filled", state, "refused moves change nothing")
 }
 
+// TestControlBodyTooLarge checks the 413 that ControlAPI documents: a control body over 1 MiB is
+// refused with a JSON error, and nothing is injected.
+func TestControlBodyTooLarge(t *testing.T) {
+	t.Parallel()
+	f := newFake(t)
+	body := append([]byte(`{"status": 503, "body": "`), strings.Repeat("x", 1<<20)...)
+	status, got := f.decode(f.send(http.MethodPost, "/_fake/faults", nil, "application/json", append(body, `"}`...)))
+	assert.Equal(t, http.StatusRequestEntityTooLarge, status, got)
+	assert.NotEmpty(t, got["error"])
+	status, _ = f.get("/api_v2/info", "")
+	assert.Equal(t, http.StatusOK, status, "no fault was injected")
+}
+
 func TestControlClock(t *testing.T) {
 	t.Parallel()
 	start := time.Date(2026, 4, 5, 6, 7, 8, 0, time.UTC)
