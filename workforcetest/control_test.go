@@ -16,7 +16,7 @@ import (
 	"github.com/workforce-marketplace/workforce-go/workforcetest"
 )
 
-// ctlMove moves a Job through the control API and answers the state it reports.
+// ctlMove moves a Job through the control API and returns the state it reports.
 func (f *fake) ctlMove(id int64, move string) string {
 	f.t.Helper()
 	status, body := f.control(http.MethodPost, "jobs/"+strconv.FormatInt(id, 10)+"/"+move)

@@ -57,7 +57,7 @@ func (f *fake) token(keys workforcetest.KeyPair) string {
 	return body["token"].(string)
 }
 
-// send sends a request with an optional body of contentType and answers the response.
+// send sends a request with an optional body of contentType and returns the response.
 func (f *fake) send(method, path string, query url.Values, contentType string, body []byte) *http.Response {
 	f.t.Helper()
 	u := f.URL + path
@@ -221,7 +221,7 @@ func jobRequestBody(extra obj) obj {
 	return jr
 }
 
-// createJobRequest creates a Job Request with the Private Pool token and answers it.
+// createJobRequest creates a Job Request with the Private Pool token and returns it.
 func (f *fake) createJobRequest(extra obj) obj {
 	f.t.Helper()
 	status, body := f.json(http.MethodPost, "/api_v2/job_requests", with(f.private), obj{"job_request": jobRequestBody(extra)})
@@ -243,7 +243,7 @@ func (f *fake) jrState(id int64) string {
 	return f.getJobRequest(id)["state"].(string)
 }
 
-// assign creates a filled Job of workerID on jobRequestID through POST /jobs and answers its
+// assign creates a filled Job of workerID on jobRequestID through POST /jobs and returns its
 // status and body.
 func (f *fake) assign(workerID, jobRequestID int64) (int, obj) {
 	f.t.Helper()

@@ -189,7 +189,7 @@ func union(sets []*idSet) *idSet {
 	return out
 }
 
-// descending calls yield with the ids of the set, highest first, until it answers false.
+// descending calls yield with the ids of the set, highest first, until it returns false.
 func (s *idSet) descending(yield func(int64) bool) {
 	if s == nil {
 		return

@@ -244,7 +244,7 @@ func TestResourceListPaging(t *testing.T) {
 }
 
 // fillJobs adds n Jobs through outside moves (accept, then no-show, so that the Worker is free
-// again) and answers their ids, oldest first.
+// again) and returns their ids, oldest first.
 func fillJobs(t *testing.T, f *fake, n int) []int64 {
 	t.Helper()
 	ids := make([]int64, n)

@@ -82,7 +82,7 @@ func newStore(clk *clock) *store {
 // client reads back filters exactly like the stored one.
 func (st *store) now() time.Time { return st.clock.now().Truncate(time.Millisecond) }
 
-// next increments *last and answers it.
+// next increments *last and returns it.
 func next(last *int64) int64 {
 	*last++
 	return *last
@@ -239,7 +239,7 @@ func edit[T any](tx *tx, t *table[T], id int64) (*T, bool) {
 	return p, p != nil
 }
 
-// insert stores v in t under a new id, which it sets and answers, at a new version, filed at
+// insert stores v in t under a new id, which it sets and returns, at a new version, filed at
 // once (the Jobs of a Job Request include a new one within the transaction too).
 func insert[T any](tx *tx, t *table[T], v *T) int64 {
 	id := t.insert(v)

@@ -43,7 +43,7 @@ func newTable[T any](first int64, meta func(*T) *stored, clone func(*T) *T) tabl
 // next returns the id the next insert gives.
 func (t *table[T]) next() int64 { return t.first + int64(len(t.rows)) }
 
-// insert stores v under a new id, which it sets and answers.
+// insert stores v under a new id, which it sets and returns.
 func (t *table[T]) insert(v *T) int64 {
 	id := t.next()
 	t.meta(v).id = id
