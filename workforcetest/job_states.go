@@ -65,7 +65,7 @@ func isClosed(state string) bool {
 	return false
 }
 
-// stateTable answers the states a record may enter state `to` from ("" is a new record), and
+// stateTable returns the states a record may enter state `to` from ("" is a new record), and
 // whether `to` is a state at all.
 type stateTable func(to string) (from []string, known bool)
 
