@@ -43,7 +43,7 @@ func getJob1(c *workforce.Client) error {
 	return err
 }
 
-// repeated answers prefix, then item repeated to make size bytes in all,
+// repeated returns prefix, then item repeated to make size bytes in all,
 // then suffix: a well-formed document.
 func repeated(prefix, item, suffix string, size int) []byte {
 	n := (size - len(prefix) - len(suffix)) / (len(item) + 1)
@@ -60,7 +60,7 @@ func repeated(prefix, item, suffix string, size int) []byte {
 	return b.Bytes()
 }
 
-// distinctMembers answers an object of n members of distinct names, each
+// distinctMembers returns an object of n members of distinct names, each
 // an entry of its own in a map.
 func distinctMembers(n int) []byte {
 	var b bytes.Buffer
@@ -115,7 +115,7 @@ func hostileAnswers() []hostile {
 	}
 }
 
-// warningPage answers a page of 50 Jobs, each holding perJob members
+// warningPage returns a page of 50 Jobs, each holding perJob members
 // "hours_worked" whose value fits no form of a decimal.
 func warningPage(perJob int, value string) []byte {
 	var b bytes.Buffer
@@ -134,7 +134,7 @@ func warningPage(perJob int, value string) []byte {
 	return b.Bytes()
 }
 
-// hugeRecords answers prefix, four records of item each with its %s a
+// hugeRecords returns prefix, four records of item each with its %s a
 // name of 1 MB, and suffix: the largest strings a list answer may hold.
 func hugeRecords(prefix, item, suffix string) []byte {
 	record := fmt.Sprintf(item, strings.Repeat("a", 1_000_000))
@@ -152,7 +152,7 @@ func rawNested(c *workforce.Client) error {
 	return err
 }
 
-// longNamedObjects answers a member of a 1 MB name holding n objects, one
+// longNamedObjects returns a member of a 1 MB name holding n objects, one
 // with a value that fits no form.
 func longNamedObjects(n int) []byte {
 	var b bytes.Buffer
@@ -182,7 +182,7 @@ func rankings(c *workforce.Client) error {
 	return err
 }
 
-// serveHostile answers h, or a body that never ends (until the client
+// serveHostile returns a server answering h, or a body that never ends (until the client
 // goes) when h.body is nil.
 func serveHostile(t testing.TB, h hostile) *httptest.Server {
 	endless := repeated(`{"jobs":[`, `{}`, ``, 64<<10)[9:]
@@ -214,7 +214,7 @@ func serveHostile(t testing.TB, h hostile) *httptest.Server {
 }
 
 // liveHeap samples the bytes of live heap objects until stop is closed,
-// and answers the most it saw.
+// and sends the most it saw.
 func liveHeap(stop <-chan struct{}) <-chan uint64 {
 	out := make(chan uint64, 1)
 	go func() {
@@ -234,7 +234,7 @@ func liveHeap(stop <-chan struct{}) <-chan uint64 {
 	return out
 }
 
-// measure runs call once and answers the bytes allocated while it ran, the
+// measure runs call once and returns the bytes allocated while it ran, the
 // peak of live heap above what was live before, and its error.
 func measure(call func() error) (allocated, peak uint64, err error) {
 	runtime.GC()

@@ -93,12 +93,10 @@ func (s *BadgesService) Create(ctx context.Context, badge *BadgeParams) (*Badge,
 }
 
 // Settle returns the Badge that a Create of params, which failed with err
-// matching ErrOutcomeUnknown, made; or an error matching ErrNotFound when
-// it made none, so that creating it again cannot make two (see
-// JobsService.Settle for the pattern). The Badge it returns has the name
-// sent (in any case) and was made at or after the call began by the
-// server's clock (see "Settle a write" in the package documentation). err
-// must be the create's own error, which records when its call began.
+// matching ErrOutcomeUnknown, made, or an error matching ErrNotFound when
+// it made none. Only a Badge with the name sent (in any case), made since
+// the call began, counts (docs/settling.md). err must be the create's own
+// error.
 //
 // API: GET /info, then GET /badges with query (the name)
 func (s *BadgesService) Settle(ctx context.Context, params *BadgeParams, err error) (*Badge, error) {

@@ -155,7 +155,7 @@ func (c *pageCapture) RoundTrip(r *http.Request) (*http.Response, error) {
 	return resp, nil
 }
 
-// fakeJobsPage answers the first page of 50 Jobs as workforcetest renders
+// fakeJobsPage returns the first page of 50 Jobs as workforcetest renders
 // it, from a store seeded with SeedJobs: completed, cancelled and no-show
 // Jobs with their embedded Worker and Employer and their transitions.
 func fakeJobsPage(tb testing.TB) []byte {

@@ -124,7 +124,7 @@ func sameValue(t *testing.T, path string, f reflect.Value, want any) {
 		case json.Number:
 			assert.Equal(t, w.String(), got.String(), path)
 		case string:
-			assert.Equal(t, w, got.String(), path) // "" is absent, and String answers ""
+			assert.Equal(t, w, got.String(), path) // "" is absent, and String returns ""
 		default:
 			t.Errorf("%s: %v is not a decimal", path, want)
 		}

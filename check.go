@@ -103,11 +103,19 @@ func checkDecimal(name string, d Decimal, bounds ...float64) error {
 	return nil
 }
 
+// checkPresent refuses parameters p, named name, that are nil.
+func checkPresent[T any](name string, p *T) error {
+	if p == nil {
+		return &ArgumentError{Name: name, Reason: "is required"}
+	}
+	return nil
+}
+
 // checkSomething refuses update parameters p, named name, that are nil or
 // would send no field at all.
 func checkSomething[T any](name string, p *T) error {
-	if p == nil {
-		return &ArgumentError{Name: name, Reason: "is required"}
+	if err := checkPresent(name, p); err != nil {
+		return err
 	}
 	if b, err := json.Marshal(p); err == nil && string(b) == "{}" {
 		return &ArgumentError{Name: name, Reason: "must set at least one field"}

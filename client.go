@@ -274,8 +274,8 @@ func isLoopback(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// secretsOf returns the function that answers the secrets a Client hides:
-// its keys, and the tokens it holds or held. The same slice is answered
+// secretsOf returns the function that returns the secrets a Client hides:
+// its keys, and the tokens it holds or held. The same slice is returned
 // while the tokens are the same, so that the redactor knows the set
 // without comparing it.
 func secretsOf(tokens *auth.Source, keys ...string) func() []string {

@@ -332,7 +332,7 @@ func TestNilContextIsRefused(t *testing.T) {
 	assert.Zero(t, m.GetTotalCallCount())
 }
 
-// Every method of every service of a zero Client answers an error (one
+// Every method of every service of a zero Client returns an error (one
 // matching ErrConfig once its arguments pass), and panics in none of them.
 func TestZeroClientAnswersErrors(t *testing.T) {
 	t.Parallel()
@@ -369,7 +369,7 @@ func TestZeroClientAnswersErrors(t *testing.T) {
 	}
 }
 
-// firstError answers the error a method call returned, or the first one
+// firstError returns the error a method call returned, or the first one
 // its sequence yielded.
 func firstError(out []reflect.Value) error {
 	last := out[len(out)-1]

@@ -138,14 +138,11 @@ func (s *CustomersService) Create(ctx context.Context, customer *CustomerParams)
 }
 
 // Settle returns the Customer that a Create of params, which failed with
-// err matching ErrOutcomeUnknown, made; or an error matching ErrNotFound
-// when it made none (see JobsService.Settle for the pattern). The Customer
-// it answers has the name sent (in any case) and was made at or after the
-// call began by the server's clock (see "Settle a write" in the package
-// documentation): a Customer of that name made before is not this call's,
-// and creating it again returns ErrUnprocessable. err must be the create's
-// own error, which records when its call began. A GET /customers/exists
-// answered 404 (a route the API may lack) is skipped.
+// err matching ErrOutcomeUnknown, made, or an error matching ErrNotFound
+// when it made none. Only a Customer with the name sent (in any case),
+// made since the call began, counts (docs/settling.md): one made before is
+// not this call's. err must be the create's own error. A GET
+// /customers/exists answered 404 (a route the API may lack) is skipped.
 //
 // API: GET /info, GET /customers/exists, then GET /customers
 func (s *CustomersService) Settle(ctx context.Context, params *CustomerParams, err error) (*Customer, error) {
@@ -212,19 +209,10 @@ type TimesheetRejection struct {
 
 // ImportTimesheet uploads a timesheet: CSV with a header row naming at
 // least the columns job_id and actual_duration (whole minutes), one Job a
-// row. Rows that can be applied are; the others are listed in the answer.
-// A file that is not such a CSV gets an error matching ErrUnprocessable.
-//
-// The file is streamed from r as it is sent, never held in memory; r is
-// read to its end, not closed. Like every create, the upload is sent again
-// only when the server provably did not act on it (a 429, a connection
-// that never opened, a token to renew): then an r that is an io.Seeker is
-// rewound to where it stood and sent again whole. An r that cannot seek is
-// never sent twice: such an answer is returned as an error that matches
-// ErrNotResent as well as the API's error. Once the call returns, r is no
-// longer read: the call waits for a Read in progress to return, even when
-// ctx ends, so r's Read must not block forever. A connection that fails
-// before anything was sent leaves r unread.
+// row. Rows that can be applied are; the answer lists the others. A file
+// that is not such a CSV gets an error matching ErrUnprocessable. r is
+// streamed, read to its end, never closed; its Read must not block
+// forever. Only an r that is an io.Seeker is ever sent twice (ErrNotResent).
 //
 // API: POST /customers/timesheet_import
 func (s *CustomersService) ImportTimesheet(ctx context.Context, r io.Reader) (*TimesheetImport, *Response, error) {

@@ -25,18 +25,12 @@ type container interface{ keepRecords() error }
 // names them.
 type finisher interface{ finish() }
 
-// decodeEnvelope decodes data into out, a pointer. When key is set and data
-// is an envelope (see unwrap), the value under key is decoded; otherwise
-// the whole document is, so that unwrapped answers decode too. Resources
-// decoded, alone or in a list, get their own JSON in Raw; a null where a
-// resource is due is an error, so that no caller is handed a nil resource
-// without one.
-//
-// The answer is decoded by json.Unmarshal, the fast path. When a value
-// fits no field's Go type, it is decoded again record by record, leniently
-// (see decodeLenient): a value that fits no form of its field leaves the
-// field zero and is answered as a Warning, never failing the answer; the
-// first most are kept (all of them when most is 0), the rest counted.
+// decodeEnvelope decodes data into out, a pointer: the value under key when
+// key is set and data is an envelope (see unwrap), else the whole document.
+// Resources decoded get their own JSON in Raw; a null where a resource is
+// due is an error. A value that fits no field's Go type is decoded again,
+// record by record (decodeLenient), and returned as a warning, the first
+// most kept (all of them when most is 0), the rest counted.
 func decodeEnvelope(data []byte, key string, out any, most int) (warnings, error) {
 	unwrapped := false
 	if key != "" {

@@ -89,7 +89,7 @@ func TestDecodeSingleResourceFinishes(t *testing.T) {
 	}
 }
 
-// Decode never answers a silent empty resource for a document that is not
+// Decode never returns a silent empty resource for a document that is not
 // one: another kind's envelope, or an object without an id, is an error.
 func TestDecodeRefusesWhatIsNotTheResource(t *testing.T) {
 	t.Parallel()

@@ -117,7 +117,7 @@ func TestKeptResourceKeepsOnlyItsDocument(t *testing.T) {
 	}
 }
 
-// decodeErr decodes as decodeEnvelope does, answering its error alone.
+// decodeErr decodes as decodeEnvelope does, returning its error alone.
 func decodeErr(data []byte, key string, out any) error {
 	_, err := decodeEnvelope(data, key, out, MaxWarnings)
 	return err

@@ -100,7 +100,7 @@
 // was sent (WithSettleHorizon): until then a create may still be running
 // on the server, and a settle that finds nothing, or whose read fails,
 // waits, reading again, within its context; when its context ends first,
-// or a read fails past the horizon, it answers an *UnsettledError
+// or a read fails past the horizon, it returns an *UnsettledError
 // (ErrTooEarly), never ErrNotFound.
 // Multi-day Job
 // Requests have no list to settle in: a series whose create's outcome is

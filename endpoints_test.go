@@ -32,7 +32,7 @@ var contractEndpoints = []string{
 
 var apiLine = regexp.MustCompile(`\b(GET|POST|PUT|PATCH|DELETE) (/[a-z_/:]+)`)
 
-// endpointMethods reads the package's sources and answers, for each
+// endpointMethods reads the package's sources and returns, for each
 // endpoint named in a service method's "API:" doc line, the methods that
 // call it, as "Jobs.Get".
 func endpointMethods(t *testing.T) map[string][]string {

@@ -362,7 +362,7 @@ func TestRedirectWithoutLocation(t *testing.T) {
 }
 
 // TestContextEndKeepsTheCall checks that a call whose context ends while it
-// waits to retry answers an error that matches the context's and names the
+// waits to retry returns an error that matches the context's and names the
 // method, the path and the last status seen.
 func TestContextEndKeepsTheCall(t *testing.T) {
 	t.Parallel()

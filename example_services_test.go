@@ -329,3 +329,29 @@ func ExampleClient_Do() {
 	fmt.Println(len(out.Jobs), out.Jobs[0].State)
 	// Output: 1 filled
 }
+
+func ExampleJobsService_Settle() {
+	srv, c := startFake()
+	defer srv.Close()
+	seed := srv.Seed()
+	ctx := context.Background()
+	// The fake makes the Job, then drops the connection: the outcome is unknown.
+	srv.InjectFault(workforcetest.Fault{Method: "POST", Path: "/api_v2/jobs/assign", DropAfter: true})
+
+	create := &workforce.JobCreate{WorkerID: seed.WorkerIDs[0], JobRequestID: seed.JobRequest1099ID}
+	job, _, err := c.Jobs.Assign(ctx, create)
+	fmt.Println("unknown:", errors.Is(err, workforce.ErrOutcomeUnknown))
+	if errors.Is(err, workforce.ErrOutcomeUnknown) {
+		job, err = c.Jobs.Settle(ctx, create, err)
+		if errors.Is(err, workforce.ErrNotFound) {
+			job, _, err = c.Jobs.Assign(ctx, create) // it was not done: do it now
+		}
+	}
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(job.State, job.WorkerID == seed.WorkerIDs[0])
+	// Output:
+	// unknown: true
+	// filled true
+}

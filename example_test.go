@@ -7,22 +7,7 @@ import (
 	"log"
 
 	"github.com/workforce-marketplace/workforce-go"
-	"github.com/workforce-marketplace/workforce-go/workforcetest"
 )
-
-// startFake starts the in-memory fake API for an example; examples on
-// pkg.go.dev run against it so that their output is real.
-func startFake() (*workforcetest.Server, *workforce.Client) {
-	srv, err := workforcetest.Start()
-	if err != nil {
-		log.Fatal(err)
-	}
-	c, err := srv.Client()
-	if err != nil {
-		log.Fatal(err)
-	}
-	return srv, c
-}
 
 func ExampleNew() {
 	_, err := workforce.New("pk_test_123", "sk_live_456", workforce.WithBaseURL("https://api.example.com"))

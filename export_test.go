@@ -13,7 +13,7 @@ func ScaleRetryAfterForTest(c *Client, d time.Duration) { c.policy.Second = d }
 func SetMaxBodyForTest(c *Client, n int64) { c.maxBody = n }
 
 // SetJitterForTest replaces the random source of the retry backoff: jitter
-// answers the wait from 0 to the ceiling it is given.
+// returns the wait from 0 to the ceiling it is given.
 func SetJitterForTest(c *Client, jitter func(ceiling time.Duration) time.Duration) {
 	c.policy.Jitter = jitter
 }

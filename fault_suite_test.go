@@ -495,7 +495,7 @@ type settleCase struct {
 	count   func(t *testing.T, c *workforce.Client) int
 }
 
-// settleCases answers a case for every create of the SDK, on the fake
+// settleCases returns a case for every create of the SDK, on the fake
 // srv: Jobs (Create and Assign, for a Worker who holds an earlier
 // cancelled Job on the same Job Request), Job Requests, Customers by name,
 // Users by email and by phone, invitations, Badges by name, and Messages

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"log"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -153,7 +154,7 @@ func (b *syncBuffer) String() string {
 	return b.buf.String()
 }
 
-// within runs call and answers its error, failing the test if it does not
+// within runs call and returns its error, failing the test if it does not
 // return in a generous while (no call here may wait for the server).
 func within(t *testing.T, call func() error) error {
 	t.Helper()
@@ -196,7 +197,7 @@ func states(ts []workforce.Transition) []workforce.JobState {
 	return out
 }
 
-// tokenOnly answers a client of srv holding only token, which the fake does not know: every
+// tokenOnly returns a client of srv holding only token, which the fake does not know: every
 // call is a 401 it cannot recover from, having no keys.
 func tokenOnly(t *testing.T, srv *workforcetest.Server) *workforce.Client {
 	t.Helper()
@@ -230,7 +231,7 @@ func assertNewestFirst(t *testing.T, ids []int64) {
 	}
 }
 
-// listPages answers the per and page parameters of the GET requests to path, in order.
+// listPages returns the per and page parameters of the GET requests to path, in order.
 func listPages(srv *workforcetest.Server, path string) (pers, pages []string) {
 	for _, r := range srv.Requests() {
 		if r.Method == http.MethodGet && r.Path == path {
@@ -474,4 +475,61 @@ func newKeyed(t testing.TB, base string, opts ...workforce.Option) *workforce.Cl
 	c, err := workforce.New(testAPIKey, testSecretKey, all...)
 	require.NoError(t, err)
 	return c
+}
+
+// hangingServer serves /authenticate, and answers everything else with
+// answer, counting the requests. release ends every handler still
+// waiting; it is closed when the test ends.
+func hangingServer(t *testing.T, answer func(w http.ResponseWriter, r *http.Request, n int64, release <-chan struct{})) (*httptest.Server, *atomic.Int64) {
+	t.Helper()
+	var calls atomic.Int64
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/api_v2/authenticate" {
+			w.Write([]byte(`{"token": "tok_hanging_0123456789", "expires_at": "2099-01-01T00:00:00Z"}`))
+			return
+		}
+		answer(w, r, calls.Add(1), release)
+	}))
+	t.Cleanup(srv.Close)
+	t.Cleanup(func() { close(release) }) // before srv.Close, which waits for the handlers
+	return srv, &calls
+}
+
+// newHangingClient returns a client of srv with timeouts and two quick retries.
+func newHangingClient(t *testing.T, srv *httptest.Server, timeouts workforce.Timeouts) *workforce.Client {
+	t.Helper()
+	c, err := workforce.New(testAPIKey, testSecretKey, workforce.WithBaseURL(srv.URL),
+		workforce.WithRetry(2, time.Millisecond, time.Millisecond), workforce.WithTimeouts(timeouts))
+	require.NoError(t, err)
+	return c
+}
+
+// startIn returns a wall-clock start time d after the fake's now, on the minute.
+func startIn(srv *workforcetest.Server, d time.Duration) workforce.WallClock {
+	return workforce.WallClockOf(srv.Now().In(fakeZone).Add(d))
+}
+
+// postable returns the fields a Job Request needs to be created, posted, for the seeded Customer.
+func postable(srv *workforcetest.Server, name string, slots int) *workforce.JobRequestParams {
+	return &workforce.JobRequestParams{RequestName: name, Zip: "90021", City: "Los Angeles", Address: "1200 E 7th St",
+		Slots: slots, Category: "Warehouse", DescriptionTasks: "Pick and pack.", State: workforce.JobRequestPosted,
+		StartTime: startIn(srv, 72*time.Hour), Duration: 240, Wage: workforce.NewDecimal(18)}
+}
+
+// jobRequestID returns the ID of jr, for walk.
+func jobRequestID(jr *workforce.JobRequest) int64 { return jr.ID }
+
+// startFake starts the in-memory fake API for an example; examples on
+// pkg.go.dev run against it so that their output is real.
+func startFake() (*workforcetest.Server, *workforce.Client) {
+	srv, err := workforcetest.Start()
+	if err != nil {
+		log.Fatal(err)
+	}
+	c, err := srv.Client()
+	if err != nil {
+		log.Fatal(err)
+	}
+	return srv, c
 }

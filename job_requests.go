@@ -242,23 +242,15 @@ func (s *JobRequestsService) Create(ctx context.Context, jobRequest *JobRequestP
 	return call[*JobRequest](ctx, s.client, jobRequests.create(jobRequest))
 }
 
-// Settle returns the Job Request that a Create of params, which failed with
-// err matching ErrOutcomeUnknown, made; or an error matching ErrNotFound
-// when it made none, so that posting it again cannot post it twice (see
-// JobsService.Settle for the pattern). The Job Request it returns was made
-// at or after the call began by the server's clock (see "Settle a write" in
-// the package documentation), with the RequestName, Address, City and Zip
-// sent, and the StartTime, EmployerID, AgentCode, MultiDayJobRequestID and
-// Classification sent when they were set; the StartTime as the server
-// stores it in the Job Request's time zone (02:30 on a spring-forward day
-// is 03:30); a zone this machine cannot load (no zoneinfo: import
-// time/tzdata) makes a candidate whose start differs an error matching
-// ErrOutcomeUnknown, never ErrNotFound. Give Job Requests an AgentCode of
-// your own to tell apart two posted alike at once. err must be the create's
-// own error, which records when its call began.
+// Settle returns the Job Request that a Create of params, which failed
+// with err matching ErrOutcomeUnknown, made, or an error matching
+// ErrNotFound when it made none. Only one made since the call began with
+// the fields sent counts (docs/settling.md lists them, and how a time zone
+// this machine cannot load is told): give Job Requests an AgentCode of
+// your own to tell apart two posted alike at once. err must be the
+// create's own error.
 //
-// API: GET /info, then GET /job_requests with updated_after (and the
-// filters params sets)
+// API: GET /info, then GET /job_requests with updated_after and params' filters
 func (s *JobRequestsService) Settle(ctx context.Context, params *JobRequestParams, err error) (*JobRequest, error) {
 	if e := params.check(true); e != nil {
 		return nil, e

@@ -15,7 +15,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/workforce-marketplace/workforce-go"
-	"github.com/workforce-marketplace/workforce-go/workforcetest"
 )
 
 // jobRequestJSON is a Job Request as the API writes it: decimals as
@@ -237,20 +236,6 @@ func TestJobRequestsActionsSendAndDecode(t *testing.T) {
 	assert.Equal(t, int64(9), jr.ID)
 	assert.Empty(t, rerank.body)
 }
-
-// startIn answers a wall-clock start time d after the fake's now, on the minute.
-func startIn(srv *workforcetest.Server, d time.Duration) workforce.WallClock {
-	return workforce.WallClockOf(srv.Now().In(fakeZone).Add(d))
-}
-
-// postable answers the fields a Job Request needs to be created, posted, for the seeded Customer.
-func postable(srv *workforcetest.Server, name string, slots int) *workforce.JobRequestParams {
-	return &workforce.JobRequestParams{RequestName: name, Zip: "90021", City: "Los Angeles", Address: "1200 E 7th St",
-		Slots: slots, Category: "Warehouse", DescriptionTasks: "Pick and pack.", State: workforce.JobRequestPosted,
-		StartTime: startIn(srv, 72*time.Hour), Duration: 240, Wage: workforce.NewDecimal(18)}
-}
-
-func jobRequestID(jr *workforce.JobRequest) int64 { return jr.ID }
 
 func rankedIDs(rankings []*workforce.Ranking) []int64 {
 	ids := make([]int64, len(rankings))

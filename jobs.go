@@ -180,8 +180,8 @@ type JobCreate struct {
 
 // check refuses a JobCreate without its two IDs; it only ever creates.
 func (j *JobCreate) check(bool) error {
-	if j == nil {
-		return &ArgumentError{Name: "JobCreate", Reason: "is required"}
+	if err := checkPresent("JobCreate", j); err != nil {
+		return err
 	}
 	return firstError(checkID("WorkerID", j.WorkerID), checkID("JobRequestID", j.JobRequestID))
 }
@@ -201,8 +201,8 @@ type JobUpdate struct {
 
 // check refuses a JobUpdate that sets nothing, or a negative duration.
 func (u *JobUpdate) check(bool) error {
-	if u == nil || (u.State == "" && u.ActualDuration == nil && u.CancelledReason == "") {
-		return &ArgumentError{Name: "JobUpdate", Reason: "must set at least one field"}
+	if err := checkSomething("JobUpdate", u); err != nil {
+		return err
 	}
 	if u.ActualDuration != nil {
 		return checkNotNegative("ActualDuration", *u.ActualDuration)
@@ -227,21 +227,14 @@ func (s *JobsService) All(ctx context.Context, opts *JobListOptions) iter.Seq2[*
 }
 
 // Sync yields every Job changed since *watermark (every Job, when it is
-// zero), each once, in no particular order, and when the iteration ends
-// with every Job yielded, sets *watermark to the time to sync from next
-// time. After a break or an error it leaves *watermark as it was (and
-// keeps its progress in SyncOptions.Progress, when set, for the next sync
-// to resume from). Jobs changed close to the watermark may be yielded by
-// two syncs in a row (see SyncOptions.Precision and LookBack): store them
-// by ID.
-//
-// Nothing is skipped, even while Jobs change: docs/SYNC.md argues why.
-// Under steady writes the new watermark may stay a few seconds below the
-// server's time (the Jobs changing at the top are the next sync's), or
-// where it was when syncs follow each other within seconds. It ends with
+// zero), each once, and when the iteration ends with every Job yielded,
+// sets *watermark to the time to sync from next time; after a break or an
+// error it leaves *watermark as it was, and keeps its progress in
+// SyncOptions.Progress, when set, for the next sync to resume from. Two
+// syncs in a row may both yield a Job changed near the watermark: store
+// Jobs by ID. docs/SYNC.md argues that nothing is skipped. A sync ends with
 // ErrServerClock when the server's clock cannot be trusted, and with
-// ErrSyncUnstable only when Jobs keep changing while the server's clock
-// stands still.
+// ErrSyncUnstable only when Jobs keep changing while that clock stands still.
 //
 // API: GET /info, then GET /jobs with updated_after and updated_before
 func (s *JobsService) Sync(ctx context.Context, watermark *time.Time, opts *SyncOptions) iter.Seq2[*Job, error] {
@@ -281,24 +274,11 @@ func (s *JobsService) Find(ctx context.Context, jobRequestID, workerID int64) (*
 }
 
 // Settle returns the Job that a Create or Assign of create, which failed
-// with err matching ErrOutcomeUnknown, made; or an error matching
-// ErrNotFound when it made none, so that sending it again cannot make a
-// second one:
-//
-//	job, _, err := c.Jobs.Assign(ctx, create)
-//	if errors.Is(err, workforce.ErrOutcomeUnknown) {
-//		job, err = c.Jobs.Settle(ctx, create, err)
-//		if errors.Is(err, workforce.ErrNotFound) {
-//			job, _, err = c.Jobs.Assign(ctx, create) // it was not done: do it now
-//		}
-//	}
-//
-// The Job it returns is the Worker's on the Job Request, made since the
-// call began by the server's clock, and filled, as a create makes it: never
-// an older Job of the same Worker, nor the Worker's own pending application
-// (docs/settling.md). A Job the call made that moved
-// on since (started, cancelled) is not found. err must be the create's own
-// error, which records when its call began.
+// with err matching ErrOutcomeUnknown, made, or an error matching
+// ErrNotFound when it made none. Only the Worker's filled Job on the Job
+// Request made since the call began counts; one that moved on since
+// (started, cancelled) is not found (docs/settling.md). err must be the
+// create's own error.
 //
 // API: GET /info, then GET /jobs with job_request_id and updated_after
 func (s *JobsService) Settle(ctx context.Context, create *JobCreate, err error) (*Job, error) {
@@ -314,17 +294,12 @@ func (s *JobsService) Settle(ctx context.Context, create *JobCreate, err error) 
 	})
 }
 
-// Create puts a Worker on a Job Request as a filled Job. Public Pool keys
-// get ErrForbidden.
-//
-// Create and Assign take the same parameters and answer the same filled
-// Job; the API documents both. Assign says that a Requestor placed a
-// Worker they chose, which is most integrations' case; Create records a
-// Job agreed elsewhere. A Job Request whose slots are all taken, or that
-// requires Badges the Worker lacks, gets an error matching ErrUnprocessable.
-//
-// When the error matches ErrOutcomeUnknown the Job may exist: Settle
-// tells whether this call made it, before creating it again.
+// Create puts a Worker on a Job Request as a filled Job, as Assign does;
+// the API documents both (Assign is a Requestor placing a Worker they
+// chose). Public Pool keys get ErrForbidden; a Job Request whose slots are
+// all taken, or that requires Badges the Worker lacks, gets an error
+// matching ErrUnprocessable. After an error matching ErrOutcomeUnknown,
+// Settle tells whether this call made the Job.
 //
 // API: POST /jobs
 func (s *JobsService) Create(ctx context.Context, job *JobCreate) (*Job, *Response, error) {

@@ -48,29 +48,14 @@ func (w Warning) String() string {
 }
 
 // Decode decodes data, the JSON document of a resource as the API writes
-// it (a Job, a Job Request, a User, ...) or a JSON array of them, bare or
-// in the envelope the API wraps it in ({"job": {...}}), into v, a non-nil
-// pointer to the SDK's type for it (*Job, **Job, *[]*Job, *[]Job, ...), as
-// the client decodes answers: every scalar in any of its plausible forms,
-// each resource with its own document in Raw, IDs sent only in embedded
-// objects filled in. A value that fits no form of its field leaves the field zero
-// and is answered as a Warning (its Value cut to 64 bytes, not redacted);
-// only JSON that is not well formed (anything after the document
-// included), not of v's shape, or a record without an "id" (null and 0
-// are none) is an error. An envelope's key is read as encoding/json reads
-// names (escapes undone, the last of duplicates), and a document with an
-// "id" beside the key is the record itself. Webhook receivers and stores
-// of Raw documents use it.
-//
-// The forms taken, by client calls too: a boolean is true or false, the
-// number 1 or 0 in any JSON form (1.0, 1e0), or a string "true", "t",
-// "yes", "y", "on", "1", "false", "f", "no", "n", "off" or "0", in any case,
-// spaces around; an integer is a JSON number, or a string holding one
-// with spaces around or a leading '+' (" 12 ", "+5"), with a fraction or an
-// exponent only when the number is whole ("1.0", "1e3"), read exactly
-// however large; a float or a Decimal is any finite number, so written;
-// text is a string, or a number or boolean as written; null, and "" or
-// spaces where text is not due, are absent (the zero value).
+// it (a Job, a User, ...) or an array of them, bare or in its envelope
+// ({"job": {...}}), into v, a non-nil pointer to the SDK's type for it
+// (*Job, *[]*Job, ...), as the client decodes answers: every scalar in any
+// of its plausible forms (docs/decoding.md lists them and how an envelope
+// is read), Raw filled. A value that fits no form leaves its field zero
+// and is returned as a Warning; only JSON that is not well formed
+// (anything after the document included), not of v's shape, or a record
+// without an "id" (null and 0 are none) is an error.
 func Decode(data []byte, v any) ([]Warning, error) {
 	if rv := reflect.ValueOf(v); rv.Kind() != reflect.Pointer || rv.IsNil() {
 		return nil, &ArgumentError{Name: "v", Reason: "must be a non-nil pointer"}

@@ -228,7 +228,7 @@ func parseInt(data []byte, bits int) (int64, bool) {
 
 // wholeNumber reads s, a decimal number with a fraction or an exponent
 // (-1.20e3), exactly: digit by digit, never through a float64, which
-// would round an ID above 2^53. It answers false for a number that is not
+// would round an ID above 2^53. It returns false for a number that is not
 // whole or does not fit in bits bits.
 func wholeNumber(s string, bits int) (int64, bool) {
 	sign := ""

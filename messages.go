@@ -69,8 +69,8 @@ type MessageCreate struct {
 // check refuses a Message without its text or its three IDs; it only
 // ever creates.
 func (m *MessageCreate) check(bool) error {
-	if m == nil {
-		return &ArgumentError{Name: "MessageCreate", Reason: "is required"}
+	if err := checkPresent("MessageCreate", m); err != nil {
+		return err
 	}
 	return firstError(checkRequired("Body", m.Body), checkID("JobID", m.JobID), checkID("SenderID", m.SenderID),
 		checkID("ReceiverID", m.ReceiverID))
@@ -111,14 +111,10 @@ func (s *MessagesService) Create(ctx context.Context, message *MessageCreate) (*
 }
 
 // Settle returns the Message that a Create of message, which failed with
-// err matching ErrOutcomeUnknown, sent; or an error matching ErrNotFound
-// when it sent none, so that sending it again cannot send it twice (see
-// JobsService.Settle for the pattern). The Message it returns is about the
-// same Job, from the same sender to the same receiver, with the same text,
-// and was made at or after the call began by the server's clock (see
-// "Settle a write" in the package documentation): the same text sent
-// earlier is not this call's. err must be the create's own error, which
-// records when its call began.
+// err matching ErrOutcomeUnknown, sent, or an error matching ErrNotFound
+// when it sent none. Only a Message on the same Job, sender, receiver and
+// text, made since the call began, counts (docs/settling.md): the same
+// text sent earlier is not this call's. err must be the create's own error.
 //
 // API: GET /info, then GET /messages with job_id, sender_id and
 // receiver_id

@@ -10,28 +10,14 @@ import (
 )
 
 // WithMiddleware wraps every call the client makes in m, such as a tracing
-// or metrics transport (OpenTelemetry's otelhttp.NewTransport): m is given
-// the transport that runs a call and returns the one the client uses.
-//
-// A middleware sees each call once, before its retries, with the answer
-// that ends it (or its error), whatever the attempts in between. Its
-// request holds no secret: the URL has no token (the token is added below,
-// per attempt), no part of a RawRequest holds a key or a token (Do
-// refuses one), and a call whose body holds a password shows no body.
-// POST /authenticate, whose body holds the keys and whose answer the
-// token, never passes a middleware. The answer's headers have every secret
-// a server echoed in them masked. Endpoint names the call.
-//
-// A middleware may add headers and a context derived from the request's
-// (which every attempt then carries, and whose end ends the call), and
-// must pass each request on at most once, keeping its context's values: a
-// second pass is not sent and gets an error (retries are the client's).
-// It cannot change the body: each attempt sends the call's own. The first
-// middleware given is the outermost: it sees the call first and its answer
-// last. A nil m, or one that returns nil, makes New fail with ErrConfig.
-//
-// Unlike WithHTTPClient's transport, which is below the token and sees it
-// in every URL, a middleware is the place to observe calls.
+// or metrics transport: m is given the transport that runs a call and
+// returns the one the client uses; the first given is the outermost. m sees
+// each call once, above the retries, with no secret in it (README,
+// "Security"); Endpoint names the call. It may add headers and derive the
+// request's context, and must pass each request on at most once, keeping
+// its context's values (a second pass is not sent and gets an error); it
+// cannot change the body. A nil m, or one that returns nil, makes New fail
+// with ErrConfig.
 func WithMiddleware(m func(http.RoundTripper) http.RoundTripper) Option {
 	return func(s *settings) { s.middleware = append(s.middleware, m) }
 }

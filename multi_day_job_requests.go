@@ -6,14 +6,10 @@ import (
 )
 
 // MultiDayJobRequestsService creates, reads and changes Multi-day Job
-// Requests.
-//
-// A Multi-day Job Request is a series; its days are ordinary Job Requests.
-// Create the series first, then post each day with JobRequests.Create,
-// setting JobRequestParams.MultiDay to Ptr(true) and
-// JobRequestParams.MultiDayJobRequestID to the series' ID. The series
-// lists its days in JobRequestIDs, and JobRequestListOptions'
-// MultiDayJobRequestID lists them as Job Requests.
+// Requests: series whose days are ordinary Job Requests. Create the series,
+// then post each day with JobRequests.Create, setting MultiDay to Ptr(true)
+// and MultiDayJobRequestID to the series' ID. The series lists its days in
+// JobRequestIDs; JobRequestListOptions.MultiDayJobRequestID lists them too.
 type MultiDayJobRequestsService service
 
 // A MultiDayJobRequest is a series of Job Requests on several days.

@@ -19,7 +19,7 @@ import (
 	"github.com/workforce-marketplace/workforce-go/workforcetest"
 )
 
-// jobsOf answers the Jobs of worker on jobRequest, as the reconciliation
+// jobsOf returns the Jobs of worker on jobRequest, as the reconciliation
 // of a create whose outcome is unknown looks them up.
 func jobsOf(t *testing.T, c *workforce.Client, jobRequest, worker int64) []*workforce.Job {
 	t.Helper()

@@ -70,15 +70,11 @@ type RawRequest struct {
 	Header http.Header
 }
 
-// Do sends r and decodes the answer into out, a non-nil pointer (such as a
-// *json.RawMessage, a map or a struct), or discards it when out is nil.
-// The answer is bounded as a collection's: at most 4 MiB, and 20,000
-// objects, arrays and array elements (see docs/limits.md); a larger one is
-// a *DecodeError.
-// Errors are those of any other call: *APIError, *TransportError,
-// *DecodeError, and *ArgumentError for a request refused before I/O (a
-// method, path, header or out it does not take, a Body that cannot be
-// encoded).
+// Do sends r and returns its answer decoded into out, a non-nil pointer
+// (such as a *json.RawMessage, a map or a struct), or discards it when out
+// is nil. An answer larger than a collection's bound (docs/limits.md) is a
+// *DecodeError. Its errors are any call's, and an *ArgumentError, before
+// any I/O, for a method, path, header, Body or out it does not take.
 func (c *Client) Do(ctx context.Context, r *RawRequest, out any) (*Response, error) {
 	if err := r.check(out); err != nil {
 		return nil, err
@@ -102,8 +98,8 @@ func (c *Client) Do(ctx context.Context, r *RawRequest, out any) (*Response, err
 }
 
 func (r *RawRequest) check(out any) error {
-	if r == nil {
-		return &ArgumentError{Name: "RawRequest", Reason: "is required"}
+	if err := checkPresent("RawRequest", r); err != nil {
+		return err
 	}
 	switch r.Method {
 	case http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete:
@@ -130,16 +126,12 @@ func (r *RawRequest) check(out any) error {
 }
 
 // checkPath refuses a path that is not a clean relative path below
-// /api_v2/: one or more segments separated by single slashes, each made of
-// letters, digits and -._~!$&'()*+,=:@ (':' not in the first segment,
-// where it reads as a scheme) and of percent-escapes of other
-// printable ASCII characters (not / \ ? # % ; or a dot, which could
-// smuggle a query, a fragment, a matrix parameter or a step up) and of
-// UTF-8 text, and none "." or "..". Control characters, raw spaces and
-// non-ASCII text, ';' (which servers may cut a segment at: "..;"), a
-// malformed escape (%zz, a trailing %, bytes that are not UTF-8), an empty
-// segment (a leading, trailing or doubled slash), a scheme or a host are
-// refused.
+// /api_v2/: segments separated by single slashes, each of letters, digits,
+// -._~!$&'()*+,=:@ (':' not in the first, where it reads as a scheme) and
+// percent-escapes of other printable ASCII (not / \ ? # % ; or '.', which
+// could smuggle a query or a step up) or of UTF-8 text, none "." or "..".
+// Controls, raw spaces and non-ASCII, ';', a malformed escape, an empty
+// segment, a scheme or a host are refused.
 func checkPath(p string) error {
 	if p == "" {
 		return &ArgumentError{Name: "Path", Reason: "is required"}

@@ -322,7 +322,7 @@ func TestWarningsShowNoStartOfASecret(t *testing.T) {
 	}
 }
 
-// escapedForms answers the ways a careless server may write secret v:
+// escapedForms returns the ways a careless server may write secret v:
 // plain, JSON-escaped (an escaped slash, one letter or every letter as
 // \uXXXX), query-escaped and path-escaped.
 func escapedForms(v string) map[string]string {

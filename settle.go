@@ -105,13 +105,12 @@ func elapsedSince(start, now time.Time) time.Duration {
 func elapsed(monotonic, wall time.Duration) time.Duration { return max(monotonic, wall) }
 
 // settle settles the create that failed with callErr: find reads the
-// records made at or after a floor (see settleFloor) and answers the
+// records made at or after a floor (see settleFloor) and returns the
 // call's, or ok false. Until the horizon has passed since the create's
-// last attempt that may have acted was sent, it reads again and again
-// (a read that fails counting as one that found nothing), within ctx;
-// after, finding none answers an error matching ErrNotFound naming what.
-// A read's error never matches ErrNotFound: only the settle's conclusion
-// does.
+// last attempt that may have acted was sent, it reads again and again (a
+// read that fails counting as one that found nothing), within ctx; after,
+// finding none returns an error matching ErrNotFound naming what. A read's
+// error never matches ErrNotFound: only the settle's conclusion does.
 func settle[T any](ctx context.Context, c *Client, callErr error, what string, find func(floor time.Time) (T, bool, error)) (T, error) {
 	var zero T
 	if err := c.ready(); err != nil {

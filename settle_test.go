@@ -179,8 +179,8 @@ func (a *heldAPI) count() int {
 }
 
 // A create whose caller gave up while the server still works on it: until
-// the settle horizon has passed, Settle never answers "not done" (the
-// recipe would create a second Job); it answers ErrTooEarly when its
+// the settle horizon has passed, Settle never returns "not done" (the
+// recipe would create a second Job); it returns ErrTooEarly when its
 // context ends first, and finds the Job once the server made it, waiting
 // for it within its context (C1).
 func TestSettleWhileTheCreateIsStillInFlight(t *testing.T) {

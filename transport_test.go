@@ -5,7 +5,6 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"sync/atomic"
 	"testing"
@@ -16,33 +15,6 @@ import (
 
 	"github.com/workforce-marketplace/workforce-go"
 )
-
-// hangingServer serves /authenticate, and answers everything else with
-// answer, counting the requests. release ends every handler still
-// waiting; it is closed when the test ends.
-func hangingServer(t *testing.T, answer func(w http.ResponseWriter, r *http.Request, n int64, release <-chan struct{})) (*httptest.Server, *atomic.Int64) {
-	t.Helper()
-	var calls atomic.Int64
-	release := make(chan struct{})
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/api_v2/authenticate" {
-			w.Write([]byte(`{"token": "tok_hanging_0123456789", "expires_at": "2099-01-01T00:00:00Z"}`))
-			return
-		}
-		answer(w, r, calls.Add(1), release)
-	}))
-	t.Cleanup(srv.Close)
-	t.Cleanup(func() { close(release) }) // before srv.Close, which waits for the handlers
-	return srv, &calls
-}
-
-func newHangingClient(t *testing.T, srv *httptest.Server, timeouts workforce.Timeouts) *workforce.Client {
-	t.Helper()
-	c, err := workforce.New(testAPIKey, testSecretKey, workforce.WithBaseURL(srv.URL),
-		workforce.WithRetry(2, time.Millisecond, time.Millisecond), workforce.WithTimeouts(timeouts))
-	require.NoError(t, err)
-	return c
-}
 
 // TestStalledBodyEndsInATransportError has a server send the headers and
 // the start of a Job, then nothing: with context.Background() the call

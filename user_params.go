@@ -1,7 +1,6 @@
 package workforce
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/mail"
 	"strings"
@@ -111,25 +110,22 @@ type UserBadgeAttributes struct {
 // check refuses a UserCreate without the fields a create needs, or with
 // a field out of range.
 func (u *UserCreate) check(bool) error {
-	if u == nil {
-		return &ArgumentError{Name: "UserCreate", Reason: "is required"}
+	if err := checkPresent("UserCreate", u); err != nil {
+		return err
 	}
 	return (*userWire)(u).check(true)
 }
 
 // check refuses a UserUpdate that sets nothing, or a field out of range.
 func (u *UserUpdate) check(bool) error {
-	if u == nil {
-		return &ArgumentError{Name: "UserUpdate", Reason: "is required"}
+	if err := checkPresent("UserUpdate", u); err != nil {
+		return err
 	}
 	w := (*userWire)(u)
 	if err := w.check(false); err != nil {
 		return err
 	}
-	if b, err := json.Marshal(w); err == nil && string(b) == "{}" {
-		return &ArgumentError{Name: "UserUpdate", Reason: "must set at least one field"}
-	}
-	return nil
+	return checkSomething("UserUpdate", w)
 }
 
 // check validates the fields of a user write that are set; create
@@ -209,8 +205,8 @@ type UserInvite struct {
 // check refuses an invitation without its required fields, or with a
 // field out of range; it only ever creates.
 func (u *UserInvite) check(bool) error {
-	if u == nil {
-		return &ArgumentError{Name: "UserInvite", Reason: "is required"}
+	if err := checkPresent("UserInvite", u); err != nil {
+		return err
 	}
 	return firstError(checkRequired("Type", string(u.Type)), checkRequired("Phone", u.Phone),
 		checkRequired("FirstName", u.FirstName), checkRequired("LastName", u.LastName),

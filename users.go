@@ -189,16 +189,11 @@ func (s *UsersService) Invite(ctx context.Context, invite *UserInvite) (*User, *
 }
 
 // Settle returns the User that a Create of user, which failed with err
-// matching ErrOutcomeUnknown, made; or an error matching ErrNotFound when
-// it made none, so that creating it again cannot make two (see
-// JobsService.Settle for the pattern). The User it returns has the Email
-// sent (in any case), or, without one, the Phone sent (by its digits), with
-// the same Type and names, and was made at or after the call began by the
-// server's clock (see "Settle a write" in the package documentation). Users
-// carry no creation time the API documents: a User with no created_at is
-// judged by updated_at, so that one made before the call but changed since,
-// with the same email or phone and names, cannot be told from it. err must
-// be the create's own error, which records when its call began.
+// matching ErrOutcomeUnknown, made, or an error matching ErrNotFound when
+// it made none. Only a User with the Email sent (in any case), else the
+// Phone (by its digits), the same Type and names, made since the call began
+// (or, with no created_at, changed since) counts (docs/settling.md). err
+// must be the create's own error.
 //
 // API: GET /info, then GET /users with email (or type) and updated_after
 func (s *UsersService) Settle(ctx context.Context, user *UserCreate, err error) (*User, error) {

@@ -64,39 +64,15 @@ type handler struct {
 	logger      *slog.Logger
 }
 
-// Handler returns an http.Handler that receives deliveries signed with
-// secretKey and calls fn with each one's Event. For each request it:
-//
-//   - refuses a method other than POST (405);
-//   - reads the body up to the cap (DefaultMaxBody, or WithMaxBody), and
-//     answers 413 beyond it, within the read timeout (DefaultReadTimeout,
-//     or WithReadTimeout), and answers 408 past it;
-//   - verifies the signature before anything else looks at the body, and
-//     answers 401 when it does not verify;
-//   - parses the body (400 when it is not an event), and calls fn with the
-//     request's context;
-//   - answers 204 when fn returns nil; 422 when fn's error matches
-//     ErrMalformedEvent, a delivery fn can never take (the refusal is
-//     permanent: no outage to report, though the sender retries any
-//     answer but a 2xx); and 500 otherwise, so that the sender delivers it
-//     again later.
-//
-// The read timeout is a read deadline on the connection, set through
-// http.ResponseController and cleared once the body is read. When the
-// ResponseWriter does not support deadlines (a wrapper without an Unwrap
-// method, say), Handler stops waiting at the timeout all the same and
-// answers 408, but the read it leaves behind ends only when the server
-// closes the connection: give the http.Server a ReadTimeout too, as it
-// should have anyway, with ReadHeaderTimeout, WriteTimeout and IdleTimeout.
-//
-// Handler refuses, with an error matching workforce.ErrConfig, a secret key
-// that workforce.New would refuse (not sk_test_… or sk_live_…, or holding a
-// space or a control character, such as a line break read from a file)
-// and a nil fn: such a receiver could verify nothing.
-//
-// fn sees only verified deliveries. The platform retries a delivery that
-// did not get a 2xx, and the scheme has no timestamp, so fn may see the
-// same delivery more than once: see the package documentation.
+// Handler returns an http.Handler that verifies each delivery signed with
+// secretKey, parses it, and calls fn with its Event and the request's
+// context: it answers 204 when fn returns nil, 422 when fn's error matches
+// ErrMalformedEvent (a delivery fn can never take), and 500 otherwise, so
+// that the sender delivers it again later. It refuses, before fn sees
+// anything, a delivery that is not a POST, too large or too slow
+// (WithMaxBody, WithReadTimeout), unsigned or not an event: the package
+// documentation lists the answers. A secret key workforce.New would refuse,
+// or a nil fn, gets an error matching workforce.ErrConfig.
 func Handler(secretKey string, fn func(ctx context.Context, ev *Event) error, opts ...HandlerOption) (http.Handler, error) {
 	if _, err := keys.Mode("secret key", "sk", secretKey); err != nil {
 		return nil, fmt.Errorf("%w: %v", workforce.ErrConfig, err)

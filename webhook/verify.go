@@ -11,6 +11,29 @@
 // example by remembering the digest of each body it handled (see the
 // Handler example), or by comparing the resource's updated_at with what it
 // stored.
+//
+// # What Handler answers
+//
+// For each request, in this order, Handler:
+//
+//   - refuses a method other than POST (405);
+//   - reads the body up to the cap (DefaultMaxBody, or WithMaxBody), and
+//     answers 413 beyond it, within the read timeout (DefaultReadTimeout,
+//     or WithReadTimeout), and answers 408 past it;
+//   - verifies the signature before anything else looks at the body, and
+//     answers 401 when it does not verify;
+//   - parses the body (400 when it is not an event), and calls fn with the
+//     request's context;
+//   - answers 204 when fn returns nil, 422 when fn's error matches
+//     ErrMalformedEvent (a refusal that is permanent), and 500 otherwise.
+//
+// The read timeout is a read deadline on the connection, set through
+// http.ResponseController and cleared once the body is read. When the
+// ResponseWriter does not support deadlines (a wrapper without an Unwrap
+// method, say), Handler stops waiting at the timeout all the same and
+// answers 408, but the read it leaves behind ends only when the server
+// closes the connection: give the http.Server a ReadTimeout too, as it
+// should have anyway, with ReadHeaderTimeout, WriteTimeout and IdleTimeout.
 package webhook
 
 import (

@@ -11,7 +11,7 @@ import (
 	"sync"
 )
 
-// optInt answers nil (JSON null) for 0.
+// optInt returns nil (JSON null) for 0.
 func optInt(n int) *int {
 	if n == 0 {
 		return nil
@@ -19,7 +19,7 @@ func optInt(n int) *int {
 	return &n
 }
 
-// optString answers nil (JSON null) for an empty string.
+// optString returns nil (JSON null) for an empty string.
 func optString(s string) *string {
 	if s == "" {
 		return nil
@@ -27,7 +27,7 @@ func optString(s string) *string {
 	return &s
 }
 
-// optID answers nil (JSON null) for a zero id.
+// optID returns nil (JSON null) for a zero id.
 func optID(id int64) *int64 {
 	if id == 0 {
 		return nil
@@ -42,7 +42,7 @@ type apiError struct {
 	fields map[string][]string
 }
 
-// Error answers the message, which names the failing fields of a 422.
+// Error returns the message, which names the failing fields of a 422.
 func (e *apiError) Error() string { return e.msg }
 
 // errorf builds an apiError with the given status and message.
@@ -56,7 +56,7 @@ type fieldErrors map[string][]string
 // add records msg against field.
 func (fe fieldErrors) add(field, msg string) { fe[field] = append(fe[field], msg) }
 
-// err answers nil when nothing was recorded, else a 422 apiError carrying the fields, with a
+// err returns nil when nothing was recorded, else a 422 apiError carrying the fields, with a
 // message such as "validation failed: worker_id does not exist".
 func (fe fieldErrors) err() error {
 	if len(fe) == 0 {
@@ -74,7 +74,7 @@ func (fe fieldErrors) err() error {
 	return &apiError{status: http.StatusUnprocessableEntity, msg: "validation failed: " + strings.Join(parts, "; "), fields: fe}
 }
 
-// invalid answers a 422 with one field error.
+// invalid returns a 422 with one field error.
 func invalid(field, msg string) error {
 	fe := fieldErrors{}
 	fe.add(field, msg)
@@ -92,7 +92,7 @@ const maxPooled = 1 << 20
 // cached JSON costs no allocation of its size.
 type bufferPool struct{ pool sync.Pool }
 
-// get answers an empty buffer of at least size bytes.
+// get returns an empty buffer of at least size bytes.
 func (p *bufferPool) get(size int) []byte {
 	if b, ok := p.pool.Get().(*[]byte); ok && cap(*b) >= size {
 		return (*b)[:0]
@@ -141,7 +141,7 @@ func writeError(w http.ResponseWriter, err error) {
 // itoa writes an id in a message.
 func itoa(id int64) string { return strconv.FormatInt(id, 10) }
 
-// optNumber answers the decimal s, kept as written, as a JSON number, or nil (null) when it is
+// optNumber returns the decimal s, kept as written, as a JSON number, or nil (null) when it is
 // "". A form JSON does not write (".5", "5.", "+5"), which write parameters may hold, is written
 // in its shortest JSON form.
 func optNumber(s string) *json.Number {

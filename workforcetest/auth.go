@@ -16,7 +16,7 @@ const (
 	poolPublic
 )
 
-// key answers the pool's name, as the indexes file records by it.
+// key returns the pool's name, as the indexes file records by it.
 func (p pool) key() string {
 	switch p {
 	case poolPrivate:
@@ -27,7 +27,7 @@ func (p pool) key() string {
 	return ""
 }
 
-// title answers the pool's name in a sentence: "Private" or "Public".
+// title returns the pool's name in a sentence: "Private" or "Public".
 func (p pool) title() string {
 	if p == poolPublic {
 		return "Public"
@@ -95,7 +95,7 @@ func (ts *tokens) issue(p pool, now time.Time) (string, time.Time) {
 	return token, expiresAt
 }
 
-// check answers the pool of the request's token (query, JSON body or form body), or a 401 for a
+// check returns the pool of the request's token (query, JSON body or form body), or a 401 for a
 // missing, unknown or expired one.
 func (ts *tokens) check(p params, now time.Time) (pool, error) {
 	token, ok := p.str("token")

@@ -174,7 +174,7 @@ func burst(b *testing.B, client *http.Client, urls []string, first, n, callers i
 	return time.Since(start)
 }
 
-// benchToken answers a Private Pool token of srv.
+// benchToken returns a Private Pool token of srv.
 func benchToken(b *testing.B, srv *workforcetest.Server) string {
 	body, _ := json.Marshal(srv.Private)
 	resp, err := http.Post(srv.URL+"/api_v2/authenticate", "application/json", bytes.NewReader(body))
@@ -189,7 +189,7 @@ func benchToken(b *testing.B, srv *workforcetest.Server) string {
 	return out.Token
 }
 
-// benchGet answers the body of a GET of url, which must answer 200 with at least one Job.
+// benchGet returns the body of a GET of url, which must answer 200 with at least one Job.
 func benchGet(b *testing.B, url string) []byte {
 	resp, err := http.Get(url)
 	if err != nil {
@@ -208,7 +208,7 @@ func benchGet(b *testing.B, url string) []byte {
 	return body
 }
 
-// benchLastPage answers the last page of 50 that page(k) holds Jobs on.
+// benchLastPage returns the last page of 50 that page(k) holds Jobs on.
 func benchLastPage(b *testing.B, srv *workforcetest.Server, page func(k int) string) int {
 	count := func(k int) int {
 		resp, err := http.Get(srv.URL + page(k))
@@ -327,7 +327,7 @@ func (t *recordingTransport) RoundTrip(r *http.Request) (*http.Response, error) 
 	return resp, nil
 }
 
-// replay answers a handler that answers each request as the fake answered it, and 404 to one it
+// replay returns a handler that answers each request as the fake answered it, and 404 to one it
 // was not sent.
 func (t *recordingTransport) replay() http.Handler {
 	t.mu.Lock()

@@ -34,7 +34,7 @@ type rendering struct {
 // record does not.
 type renderCache struct{ last atomic.Pointer[rendering] }
 
-// current answers the cached JSON when it is still what the records make, else nil. The caller
+// current returns the cached JSON when it is still what the records make, else nil. The caller
 // holds the store's lock.
 func (c *renderCache) current(now time.Time) []byte {
 	if r := c.last.Load(); r != nil && r.valid(now) {
@@ -53,7 +53,7 @@ func (r *rendering) valid(now time.Time) bool {
 	return r.timeToStart == nil || minutesUntil(r.start, now) == *r.timeToStart
 }
 
-// minutesUntil answers the whole minutes from now to t, as time_to_start counts them.
+// minutesUntil returns the whole minutes from now to t, as time_to_start counts them.
 func minutesUntil(t, now time.Time) int64 { return int64(t.Sub(now) / time.Minute) }
 
 // jobEntry is a Job of an answer: its cached JSON, or its value to write.
@@ -70,7 +70,7 @@ type jobMiss struct {
 	r     rendering
 }
 
-// jobEntry answers the entry of the Job with id (which exists) as a token of pool p sees it. The
+// jobEntry returns the entry of the Job with id (which exists) as a token of pool p sees it. The
 // Public Pool's are rendered for it, uncached: what it sees of a Job's Worker moves with the clock.
 func (v view) jobEntry(id int64, p pool) jobEntry {
 	if p == poolPublic {
@@ -90,7 +90,7 @@ func (v view) jobEntry(id int64, p pool) jobEntry {
 	return jobEntry{miss: m}
 }
 
-// body answers the entry's JSON, writing and caching it when it was rendered; it runs outside the
+// body returns the entry's JSON, writing and caching it when it was rendered; it runs outside the
 // store's lock.
 func (e jobEntry) body() []byte {
 	if e.miss == nil {
@@ -108,7 +108,7 @@ func (e jobEntry) body() []byte {
 	return data
 }
 
-// embeddedUser answers the JSON of the User with id as a Job embeds it, or nil (JSON null) when
+// embeddedUser returns the JSON of the User with id as a Job embeds it, or nil (JSON null) when
 // there is none. Through a view that notes what a rendering shows (jobEntry's, which only reads),
 // it takes the JSON from the User's render cache when current, and caches it when written, and
 // notes what it shows; any other view, a transaction's among them, writes it afresh.

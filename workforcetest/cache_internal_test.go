@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// listJobsJSON answers GET /jobs?per=50 as the Private Pool gets it.
+// listJobsJSON returns the body of GET /jobs?per=50 as the Private Pool gets it.
 func listJobsJSON(t *testing.T, s *Server) string {
 	t.Helper()
 	v, err := s.listJobs(&call{p: params{"per": "50"}, pool: poolPrivate})
@@ -18,7 +18,7 @@ func listJobsJSON(t *testing.T, s *Server) string {
 	return string(v.(rawJSON))
 }
 
-// getJobJSON answers GET /jobs/:id as the Private Pool gets it.
+// getJobJSON returns the body of GET /jobs/:id as the Private Pool gets it.
 func getJobJSON(t *testing.T, s *Server, id int64) string {
 	t.Helper()
 	r := httptest.NewRequest("GET", "/api_v2/jobs/x", nil)
@@ -30,7 +30,7 @@ func getJobJSON(t *testing.T, s *Server, id int64) string {
 	return string(v.(rawJSON))
 }
 
-// renderings answers the cached rendering of every Job, by id (nil: none, or no longer valid).
+// renderings returns the cached rendering of every Job, by id (nil: none, or no longer valid).
 func renderings(s *Server) map[int64]*rendering {
 	out := map[int64]*rendering{}
 	_ = s.st.read(func(v view) error {
@@ -47,7 +47,7 @@ func renderings(s *Server) map[int64]*rendering {
 	return out
 }
 
-// stale answers the ids of the Jobs whose rendering in now differs from the one in before.
+// stale returns the ids of the Jobs whose rendering in now differs from the one in before.
 func stale(before, now map[int64]*rendering) []int64 {
 	var out []int64
 	for id, r := range before {

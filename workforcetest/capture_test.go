@@ -118,7 +118,7 @@ func decodeJobs(t *testing.T, page []byte) []map[string]any {
 	return doc.Jobs
 }
 
-// fakeJobsPages answers every Job of a fake holding the kinds of Jobs the
+// fakeJobsPages returns every Job of a fake holding the kinds of Jobs the
 // captured page holds, as GET /api_v2/jobs writes them: SeedJobs' completed,
 // approved, cancelled and no-show Jobs, and a W2 Job worked on site and
 // paid, a withdrawn and refilled one, an in-progress one, a filled one of a

@@ -6,7 +6,7 @@ import (
 	workforce "github.com/workforce-marketplace/workforce-go"
 )
 
-// Client answers an SDK client for the Private Pool keys, pointed at the fake. It retries as the
+// Client returns an SDK client for the Private Pool keys, pointed at the fake. It retries as the
 // SDK does, but waits milliseconds instead of seconds between attempts: from 1 to 50 ms, and a
 // millisecond for each second of Retry-After, so that injected faults cost a test no real time.
 // opts are applied after those and after workforce.WithBaseURL(s.URL), so a test may set its own
@@ -15,7 +15,7 @@ func (s *Server) Client(opts ...workforce.Option) (*workforce.Client, error) {
 	return s.newClient(s.Private, opts)
 }
 
-// PublicClient answers an SDK client for the Public Pool keys, pointed at the fake.
+// PublicClient returns an SDK client for the Public Pool keys, pointed at the fake.
 func (s *Server) PublicClient(opts ...workforce.Option) (*workforce.Client, error) {
 	return s.newClient(s.Public, opts)
 }
@@ -42,7 +42,7 @@ type Ready struct {
 	Seed Seed `json:"seed"`
 }
 
-// Ready answers the line cmd/workforce-fake announces s with.
+// Ready returns the line cmd/workforce-fake announces s with.
 func (s *Server) Ready() Ready {
 	return Ready{BaseURL: s.URL, Private: s.Private, Public: s.Public, Seed: s.Seed()}
 }

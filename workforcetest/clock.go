@@ -19,7 +19,7 @@ func newClock(start time.Time, ticking bool) *clock {
 	return &clock{base: start, since: time.Now(), ticking: ticking}
 }
 
-// now answers the current fake time.
+// now returns the current fake time.
 func (c *clock) now() time.Time {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -43,7 +43,7 @@ func (c *clock) set(t time.Time) {
 	c.base, c.since = t, time.Now()
 }
 
-// Now answers the fake clock's current time. Records, tokens and the request log use this clock.
+// Now returns the fake clock's current time. Records, tokens and the request log use this clock.
 func (s *Server) Now() time.Time { return s.clock.now() }
 
 // Advance moves the fake clock forward by d (backward for a negative d). Tokens expire, and

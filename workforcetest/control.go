@@ -14,7 +14,8 @@ import (
 
 // ControlAPI lists the control API: Server's methods over HTTP, under /_fake/, for tests that
 // drive cmd/workforce-fake from another language (workforce-fake -h prints it). It needs no
-// token and answers JSON, errors as {"error": "..."} with 404 or 422; its requests are neither
+// token and answers JSON, errors as {"error": "..."} with 404 (an unknown record or path), 405
+// (a method the path does not take), 413 (a body over 1 MiB) or 422; its requests are neither
 // recorded nor faulted; it is as reachable as the fake itself: from this machine, unless the
 // fake was started WithRemoteAccess.
 const ControlAPI = `POST   /_fake/job_requests/{id}/apply?worker_id=N  Apply: the Worker applies (pending workflow) -> {"job_id": N}
@@ -165,7 +166,7 @@ func (s *Server) controlGrantBadge(c *call) (any, error) {
 	return map[string]int64{"worker_id": workerID, "badge_id": badgeID}, nil
 }
 
-// controlError answers the error of a move with the status of the API error it wraps (404 for
+// controlError returns the error of a move with the status of the API error it wraps (404 for
 // an unknown Job, 422 for a move the state table refuses), else as a 422.
 func controlError(err error) error {
 	if errors.As(err, new(*apiError)) {

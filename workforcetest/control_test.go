@@ -16,7 +16,7 @@ import (
 	"github.com/workforce-marketplace/workforce-go/workforcetest"
 )
 
-// ctlMove moves a Job through the control API and answers the state it reports.
+// ctlMove moves a Job through the control API and returns the state it reports.
 func (f *fake) ctlMove(id int64, move string) string {
 	f.t.Helper()
 	status, body := f.control(http.MethodPost, "jobs/"+strconv.FormatInt(id, 10)+"/"+move)
@@ -96,6 +96,19 @@ func TestControlErrors(t *testing.T) {
 	}
 	state, _ := f.JobState(seed.PublicJobID)
 	assert.Equal(t, "filled", state, "refused moves change nothing")
+}
+
+// TestControlBodyTooLarge checks the 413 that ControlAPI documents: a control body over 1 MiB is
+// refused with a JSON error, and nothing is injected.
+func TestControlBodyTooLarge(t *testing.T) {
+	t.Parallel()
+	f := newFake(t)
+	body := append([]byte(`{"status": 503, "body": "`), strings.Repeat("x", 1<<20)...)
+	status, got := f.decode(f.send(http.MethodPost, "/_fake/faults", nil, "application/json", append(body, `"}`...)))
+	assert.Equal(t, http.StatusRequestEntityTooLarge, status, got)
+	assert.NotEmpty(t, got["error"])
+	status, _ = f.get("/api_v2/info", "")
+	assert.Equal(t, http.StatusOK, status, "no fault was injected")
 }
 
 func TestControlClock(t *testing.T) {

@@ -70,7 +70,7 @@ func readCustomer(tx *tx, f fields, c *customer, id int64) {
 	}
 }
 
-// customerNamed answers the Customer whose name equals name case-insensitively, or nil.
+// customerNamed returns the Customer whose name equals name case-insensitively, or nil.
 func customerNamed(v view, name string) *customer {
 	if name == "" {
 		return nil
@@ -200,7 +200,7 @@ func timesheetRowOf(record []string, jobCol, durationCol int) timesheetRow {
 	return timesheetRow{jobID: id, minutes: minutes}
 }
 
-// applyTimesheetRow sets the actual_duration of the row's Job, or answers why it cannot: the row
+// applyTimesheetRow sets the actual_duration of the row's Job, or returns why it cannot: the row
 // is malformed, the Job is unknown or not the key's, or not in_progress, paused or completed.
 // updated_at moves only on a change. jobs holds the Jobs earlier rows named, as the transaction
 // handed them out (nil for one the key may not see); the row's is added.

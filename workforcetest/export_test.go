@@ -28,7 +28,7 @@ func (s *Server) OnCommit(fn func([]Change)) {
 	}
 }
 
-// RoutePatterns answers the patterns of the route table, in its order.
+// RoutePatterns returns the patterns of the route table, in its order.
 func (s *Server) RoutePatterns() []string {
 	var out []string
 	for _, rt := range s.routes() {
@@ -37,7 +37,7 @@ func (s *Server) RoutePatterns() []string {
 	return out
 }
 
-// ListFilters answers the query parameters each list's filters read, by the list's path.
+// ListFilters returns the query parameters each list's filters read, by the list's path.
 func (s *Server) ListFilters() map[string][]string {
 	return map[string][]string{
 		"/api_v2/jobs":         filterNames(jobFilters),
@@ -49,7 +49,7 @@ func (s *Server) ListFilters() map[string][]string {
 	}
 }
 
-// filterNames answers the parameters filters read.
+// filterNames returns the parameters filters read.
 func filterNames[T any](filters []filter[T]) []string {
 	var out []string
 	for _, f := range filters {

@@ -65,7 +65,7 @@ func (s *Server) ClearFaults() {
 	s.faults.faults = nil
 }
 
-// take answers the first fault that matches r and uses up one of its times.
+// take returns the first fault that matches r and uses up one of its times.
 func (q *faultQueue) take(r *http.Request) (Fault, bool) {
 	q.mu.Lock()
 	defer q.mu.Unlock()

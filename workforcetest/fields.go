@@ -19,7 +19,7 @@ type fields struct {
 	pool   pool // the access level of the call's token, for readers that check what it may name
 }
 
-// value answers the parameter name and whether it is present (null counts as present).
+// value returns the parameter name and whether it is present (null counts as present).
 func (f fields) value(name string) (any, bool) {
 	m, ok := f.p[f.prefix].(map[string]any)
 	if !ok {
@@ -35,11 +35,11 @@ func (f fields) any() bool {
 	return ok && len(m) > 0
 }
 
-// str answers the parameter as a string (numbers and booleans as in JSON) and whether it is
+// str returns the parameter as a string (numbers and booleans as in JSON) and whether it is
 // present and not blank.
 func (f fields) str(name string) (string, bool) { return f.p.str(f.prefix, name) }
 
-// scalar answers the parameter trimmed and whether the reader goes on: not when it is absent,
+// scalar returns the parameter trimmed and whether the reader goes on: not when it is absent,
 // nor when it is null (then clear runs), nor when it is an object or an array (a 422).
 func (f fields) scalar(name string, clear func()) (string, bool) {
 	v, present := f.value(name)
@@ -180,7 +180,7 @@ func (f fields) idList(dst *[]int64, name string) {
 	*dst = out
 }
 
-// listItems answers the items of a list parameter: a JSON array, a form's indexed hash
+// listItems returns the items of a list parameter: a JSON array, a form's indexed hash
 // (a[0]=…&a[1]=…, in key order), a comma-separated string, or one value; null is empty.
 func listItems(v any) ([]any, bool) {
 	switch v := v.(type) {

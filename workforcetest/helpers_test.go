@@ -57,7 +57,7 @@ func (f *fake) token(keys workforcetest.KeyPair) string {
 	return body["token"].(string)
 }
 
-// send sends a request with an optional body of contentType and answers the response.
+// send sends a request with an optional body of contentType and returns the response.
 func (f *fake) send(method, path string, query url.Values, contentType string, body []byte) *http.Response {
 	f.t.Helper()
 	u := f.URL + path
@@ -74,7 +74,7 @@ func (f *fake) send(method, path string, query url.Values, contentType string, b
 	return resp
 }
 
-// decode answers the status and the JSON object of resp, checking that it is JSON.
+// decode returns the status and the JSON object of resp, checking that it is JSON.
 func (f *fake) decode(resp *http.Response) (int, obj) {
 	f.t.Helper()
 	defer resp.Body.Close()
@@ -110,7 +110,7 @@ func (f *fake) get(path, token string, kv ...string) (int, obj) {
 	return f.json(http.MethodGet, path, with(token, kv...), nil)
 }
 
-// with answers a query string with token and the name/value pairs kv.
+// with returns a query string with token and the name/value pairs kv.
 func with(token string, kv ...string) url.Values {
 	q := url.Values{}
 	if token != "" {
@@ -136,7 +136,7 @@ func (f *fake) patchJob(id int64, body obj) (int, obj) {
 	return f.json(http.MethodPatch, jobPath(id), with(f.private), body)
 }
 
-// getJob answers the Job with id as the Private Pool sees it.
+// getJob returns the Job with id as the Private Pool sees it.
 func (f *fake) getJob(id int64) obj {
 	f.t.Helper()
 	status, body := f.get(jobPath(id), f.private)
@@ -144,13 +144,13 @@ func (f *fake) getJob(id int64) obj {
 	return body["job"].(obj)
 }
 
-// jobPath answers the path of a Job.
+// jobPath returns the path of a Job.
 func jobPath(id int64) string { return "/api_v2/jobs/" + strconv.FormatInt(id, 10) }
 
-// idOf answers the id of a decoded record.
+// idOf returns the id of a decoded record.
 func idOf(record any) int64 { return int64(record.(obj)["id"].(float64)) }
 
-// listIDs answers the ids in the list under key.
+// listIDs returns the ids in the list under key.
 func listIDs(t *testing.T, body obj, key string) []int64 {
 	t.Helper()
 	list, ok := body[key].([]any)
@@ -162,7 +162,7 @@ func listIDs(t *testing.T, body obj, key string) []int64 {
 	return ids
 }
 
-// transitionNames answers the names of a decoded Job's transitions, in the order sent.
+// transitionNames returns the names of a decoded Job's transitions, in the order sent.
 func transitionNames(job obj) []string {
 	var names []string
 	for _, tr := range job["transitions"].([]any) {
@@ -171,7 +171,7 @@ func transitionNames(job obj) []string {
 	return names
 }
 
-// fieldErrors answers the "errors" object of a 422 body, checking the "error" message too.
+// fieldErrors returns the "errors" object of a 422 body, checking the "error" message too.
 func fieldErrors(t *testing.T, body obj) obj {
 	t.Helper()
 	require.NotEmpty(t, body["error"])
@@ -196,7 +196,7 @@ const (
 	utcStamp   = `^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$`
 )
 
-// jrPath answers the path of a Job Request, with an optional action.
+// jrPath returns the path of a Job Request, with an optional action.
 func jrPath(id int64, action ...string) string {
 	p := "/api_v2/job_requests/" + strconv.FormatInt(id, 10)
 	for _, a := range action {
@@ -205,12 +205,12 @@ func jrPath(id int64, action ...string) string {
 	return p
 }
 
-// idPath answers "/api_v2/<plural>/<id>".
+// idPath returns "/api_v2/<plural>/<id>".
 func idPath(plural string, id int64) string {
 	return "/api_v2/" + plural + "/" + strconv.FormatInt(id, 10)
 }
 
-// jobRequestBody answers a valid job_request[…] object, with extra fields set over it.
+// jobRequestBody returns a valid job_request[…] object, with extra fields set over it.
 func jobRequestBody(extra obj) obj {
 	jr := obj{"request_name": "Dock Crew", "zip": "90015", "city": "Los Angeles", "address": "1 Pier Way",
 		"slots": 1, "description_tasks": "Unload trucks", "category": "General Labor", "state": "posted",
@@ -221,7 +221,7 @@ func jobRequestBody(extra obj) obj {
 	return jr
 }
 
-// createJobRequest creates a Job Request with the Private Pool token and answers it.
+// createJobRequest creates a Job Request with the Private Pool token and returns it.
 func (f *fake) createJobRequest(extra obj) obj {
 	f.t.Helper()
 	status, body := f.json(http.MethodPost, "/api_v2/job_requests", with(f.private), obj{"job_request": jobRequestBody(extra)})
@@ -229,7 +229,7 @@ func (f *fake) createJobRequest(extra obj) obj {
 	return body["job_request"].(obj)
 }
 
-// getJobRequest answers the Job Request with id as the Private Pool sees it.
+// getJobRequest returns the Job Request with id as the Private Pool sees it.
 func (f *fake) getJobRequest(id int64) obj {
 	f.t.Helper()
 	status, body := f.get(jrPath(id), f.private)
@@ -237,13 +237,13 @@ func (f *fake) getJobRequest(id int64) obj {
 	return body["job_request"].(obj)
 }
 
-// jrState answers the state of the Job Request with id, read over the API.
+// jrState returns the state of the Job Request with id, read over the API.
 func (f *fake) jrState(id int64) string {
 	f.t.Helper()
 	return f.getJobRequest(id)["state"].(string)
 }
 
-// assign creates a filled Job of workerID on jobRequestID through POST /jobs and answers its
+// assign creates a filled Job of workerID on jobRequestID through POST /jobs and returns its
 // status and body.
 func (f *fake) assign(workerID, jobRequestID int64) (int, obj) {
 	f.t.Helper()
@@ -266,7 +266,7 @@ func (f *fake) upload(path, token, field, filename string, content []byte) (int,
 	return f.decode(f.send(http.MethodPost, path, with(token), w.FormDataContentType(), buf.Bytes()))
 }
 
-// keys answers the sorted keys of a decoded object.
+// keys returns the sorted keys of a decoded object.
 func keys(o obj) []string {
 	out := make([]string, 0, len(o))
 	for k := range o {
@@ -276,7 +276,7 @@ func keys(o obj) []string {
 	return out
 }
 
-// sorted answers names sorted.
+// sorted returns names sorted.
 func sorted(names ...string) []string {
 	sort.Strings(names)
 	return names

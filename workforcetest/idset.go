@@ -19,7 +19,7 @@ type idChunk struct {
 	words [64]uint64
 }
 
-// place answers the chunk, word and bit of id.
+// place returns the chunk, word and bit of id.
 func place(id int64) (chunk, word int, bit uint64) {
 	return int(id / chunkIDs), int(id % chunkIDs / 64), 1 << uint(id%64)
 }
@@ -55,7 +55,7 @@ func (s *idSet) remove(id int64) {
 	}
 }
 
-// len answers how many ids the set holds; a nil set is empty.
+// len returns how many ids the set holds; a nil set is empty.
 func (s *idSet) len() int {
 	if s == nil {
 		return 0
@@ -63,7 +63,7 @@ func (s *idSet) len() int {
 	return s.n
 }
 
-// ascending answers the ids of the set, lowest first.
+// ascending returns the ids of the set, lowest first.
 func (s *idSet) ascending() []int64 {
 	if s == nil {
 		return nil
@@ -82,7 +82,7 @@ func (s *idSet) ascending() []int64 {
 	return out
 }
 
-// page answers at most n ids of the set, highest first, after skipping the skip highest.
+// page returns at most n ids of the set, highest first, after skipping the skip highest.
 func (s *idSet) page(skip, n int) []int64 {
 	if s == nil || skip >= s.n {
 		return []int64{}
@@ -115,7 +115,7 @@ func (s *idSet) page(skip, n int) []int64 {
 	return out
 }
 
-// intersect answers the ids every one of sets holds (sets holds at least one set). The sets are
+// intersect returns the ids every one of sets holds (sets holds at least one set). The sets are
 // left as they are.
 func intersect(sets []*idSet) *idSet {
 	if len(sets) == 1 {
@@ -159,7 +159,7 @@ func intersect(sets []*idSet) *idSet {
 	return out
 }
 
-// union answers the ids any one of sets holds (nil sets are empty). The sets are left as they are.
+// union returns the ids any one of sets holds (nil sets are empty). The sets are left as they are.
 func union(sets []*idSet) *idSet {
 	out := &idSet{}
 	for _, s := range sets {
@@ -189,7 +189,7 @@ func union(sets []*idSet) *idSet {
 	return out
 }
 
-// descending calls yield with the ids of the set, highest first, until it answers false.
+// descending calls yield with the ids of the set, highest first, until it returns false.
 func (s *idSet) descending(yield func(int64) bool) {
 	if s == nil {
 		return

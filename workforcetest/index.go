@@ -72,7 +72,7 @@ func (ix *index[T]) file(before, after *T) {
 	ix.times.add(at, id)
 }
 
-// set answers the ids filed under key by the key name (nil when none).
+// set returns the ids filed under key by the key name (nil when none).
 func (ix *index[T]) set(name, key string) *idSet { return ix.sets[name][key] }
 
 // timeIndex orders ids by a time, for the ranges of updated_after and updated_before. A record
@@ -148,7 +148,7 @@ func (x *timeIndex) tidy() {
 	x.sorted, x.dead = len(x.entries), 0
 }
 
-// between answers the ids filed at a time in [after, before); a zero bound is open. The index
+// between returns the ids filed at a time in [after, before); a zero bound is open. The index
 // must be tidy.
 func (x *timeIndex) between(after, before time.Time) *idSet {
 	lo, hi := 0, x.sorted

@@ -45,7 +45,7 @@ func (s *Server) Apply(jobRequestID, workerID int64) (int64, error) {
 }
 
 // Accept makes workerID accept jobRequestID: a new filled Job, or, when the Worker withdrew from
-// it before, that withdrawn Job filled again. It answers the Job's id.
+// it before, that withdrawn Job filled again. It returns the Job's id.
 func (s *Server) Accept(jobRequestID, workerID int64) (int64, error) {
 	var id int64
 	err := s.outside("accept", func(tx *tx) error {
@@ -69,7 +69,7 @@ type Position struct {
 	Longitude float64 `json:"longitude"` // -180 to 180
 }
 
-// where answers the place of a move made at p, or an error for a position off the globe.
+// where returns the place of a move made at p, or an error for a position off the globe.
 func (p Position) where() (where, error) {
 	if !(p.Latitude >= -90 && p.Latitude <= 90) || !(p.Longitude >= -180 && p.Longitude <= 180) {
 		return where{}, invalid("position", fmt.Sprintf("latitude %v must be from -90 to 90 and longitude %v from -180 to 180",
@@ -149,12 +149,12 @@ func (s *Server) PayW2(jobID int64, paymentRef string) error {
 	})
 }
 
-// JobState answers the state of the Job with jobID, and false if there is no such Job.
+// JobState returns the state of the Job with jobID, and false if there is no such Job.
 func (s *Server) JobState(jobID int64) (string, bool) {
 	return stateOf(s.st, (view).job, jobID, func(j *job) string { return j.state })
 }
 
-// stateOf answers the state of the record with id, which get finds, and false if there is none.
+// stateOf returns the state of the record with id, which get finds, and false if there is none.
 func stateOf[T any](st *store, get func(view, int64) (*T, bool), id int64, state func(*T) string) (string, bool) {
 	var out string
 	var ok bool

@@ -14,7 +14,7 @@ const (
 	stateUnfilled   = "unfilled"
 )
 
-// jobRequestMovesTo answers the states a Job Request may enter state `to` from ("" is a new
+// jobRequestMovesTo returns the states a Job Request may enter state `to` from ("" is a new
 // one), and whether `to` is a Job Request state: the moves of CONTRACT §6 "Job Requests".
 // unfilled → in_progress is the fake's choice: a Job Request that reached its start time with
 // an open slot still starts when one of its Workers does.
@@ -246,7 +246,7 @@ func (s *Server) CancelJobRequest(jobRequestID int64) error {
 // cancels when no reason is given.
 const reasonJobRequestCancelled = "job_request_cancelled"
 
-// JobRequestState answers the state of the Job Request with jobRequestID (with the cut-off of
+// JobRequestState returns the state of the Job Request with jobRequestID (with the cut-off of
 // its start time applied), and false if there is no such Job Request.
 func (s *Server) JobRequestState(jobRequestID int64) (string, bool) {
 	return stateOf(s.st, (view).jobRequest, jobRequestID, func(jr *jobRequest) string { return jr.state })

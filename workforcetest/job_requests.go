@@ -69,7 +69,7 @@ func (jr *jobRequest) requires(badgeID int64) bool {
 	return slices.ContainsFunc(jr.badges, func(r badgeRequirement) bool { return r.badgeID == badgeID })
 }
 
-// clone answers a copy of jr that shares nothing with it.
+// clone returns a copy of jr that shares nothing with it.
 func (jr *jobRequest) clone() *jobRequest {
 	c := *jr
 	c.preferredCandidateIDs = slices.Clone(jr.preferredCandidateIDs)
@@ -82,7 +82,7 @@ func (jr *jobRequest) clone() *jobRequest {
 // visibleTo tells whether a token of pool p may see jr: the Public Pool sees those it created.
 func (jr *jobRequest) visibleTo(p pool) bool { return p != poolPublic || jr.createdBy == poolPublic }
 
-// visibleJobRequest answers a copy of the Job Request with id if a token of pool p may see it,
+// visibleJobRequest returns a copy of the Job Request with id if a token of pool p may see it,
 // else a 404.
 func visibleJobRequest(v view, id int64, p pool) (*jobRequest, error) {
 	jr, ok := v.jobRequest(id)
@@ -130,7 +130,7 @@ func (s *Server) listJobRequests(c *call) (any, error) {
 	return map[string][]jobRequestJSON{"job_requests": out}, err
 }
 
-// answerJobRequest answers the Job Request with id wrapped as {"job_request": {...}}, as a token
+// answerJobRequest returns the Job Request with id wrapped as {"job_request": {...}}, as a token
 // of pool p sees it.
 func answerJobRequest(v view, id int64, p pool) map[string]jobRequestJSON {
 	jr, _ := v.jobRequest(id)
@@ -461,7 +461,7 @@ func idTexts(ids []int64) []string {
 	return out
 }
 
-// visibleWorkers answers the ids of ids whose User a token of pool p may see (userVisible), in
+// visibleWorkers returns the ids of ids whose User a token of pool p may see (userVisible), in
 // their order: all of them for the Private Pool.
 func visibleWorkers(v view, ids []int64, p pool) []int64 {
 	if p != poolPublic {

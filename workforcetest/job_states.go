@@ -28,7 +28,7 @@ const (
 	payPaid       = "paid"
 )
 
-// movesTo answers the states a Job may enter state `to` from ("" is a new Job), and whether
+// movesTo returns the states a Job may enter state `to` from ("" is a new Job), and whether
 // `to` is a state at all. This is the table of CONTRACT §6 "Job states".
 func movesTo(to string) ([]string, bool) {
 	switch to {
@@ -65,11 +65,11 @@ func isClosed(state string) bool {
 	return false
 }
 
-// stateTable answers the states a record may enter state `to` from ("" is a new record), and
+// stateTable returns the states a record may enter state `to` from ("" is a new record), and
 // whether `to` is a state at all.
 type stateTable func(to string) (from []string, known bool)
 
-// refusal answers why table does not allow moving from `from` to `to`, or "" when it does.
+// refusal returns why table does not allow moving from `from` to `to`, or "" when it does.
 func (table stateTable) refusal(from, to, kind string) string {
 	allowed, known := table(to)
 	switch {
@@ -171,7 +171,7 @@ const (
 
 // createJob makes a Job of workerID on jobRequestID entering state (pending or filled). A Worker
 // holds at most one Job per Job Request that is not rejected, cancelled, withdrawn or no_show.
-// Unknown ids and that conflict are 422s on worker_id or job_request_id. It answers the Job's id.
+// Unknown ids and that conflict are 422s on worker_id or job_request_id. It returns the Job's id.
 func (tx *tx) createJob(jobRequestID, workerID int64, state, notes string, refill bool) (int64, error) {
 	fe := fieldErrors{}
 	jr, ok := tx.jobRequest(jobRequestID)

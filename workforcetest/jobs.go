@@ -42,7 +42,7 @@ type transition struct {
 	latitude, longitude string // set when the Worker moved on site
 }
 
-// clone answers a copy of j that shares nothing with it.
+// clone returns a copy of j that shares nothing with it.
 func (j *job) clone() *job {
 	c := *j
 	c.transitions = slices.Clone(j.transitions)
@@ -61,7 +61,7 @@ func (j *job) clone() *job {
 // Job Requests it created.
 func (j *job) visibleTo(p pool) bool { return p != poolPublic || j.owner == poolPublic }
 
-// visibleJob answers a copy of the Job with id if a token of pool p may see it, else a 404.
+// visibleJob returns a copy of the Job with id if a token of pool p may see it, else a 404.
 func visibleJob(v view, id int64, p pool) (*job, error) {
 	j, ok := v.job(id)
 	if !ok || !j.visibleTo(p) {
@@ -249,7 +249,7 @@ func (s *Server) getJob(c *call) (any, error) {
 	return rawJSON(buf), nil
 }
 
-// answerJob answers the Job with id as a token of pool p sees it, wrapped as {"job": {...}}:
+// answerJob returns the Job with id as a token of pool p sees it, wrapped as {"job": {...}}:
 // the answer of create and update.
 func answerJob(v view, id int64, p pool) map[string]jobJSON {
 	j, _ := v.job(id)

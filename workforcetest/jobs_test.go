@@ -343,7 +343,7 @@ func TestJobListRefusesMalformedFilters(t *testing.T) {
 	}
 }
 
-// embedded answers the worker and employer a Job answer embeds.
+// embedded returns the worker and employer a Job answer embeds.
 func embedded(t *testing.T, job obj) (worker, employer any) {
 	t.Helper()
 	w, ok := job["worker"]

@@ -16,7 +16,7 @@ func WithLatency(d time.Duration) Option { return func(c *config) { c.latency = 
 // ends during the wait gets no answer. Keep d under the write timeout, a minute.
 func (s *Server) SetLatency(d time.Duration) { s.latency.Store(int64(max(d, 0))) }
 
-// Latency answers the latency every API request waits (see SetLatency).
+// Latency returns the latency every API request waits (see SetLatency).
 func (s *Server) Latency() time.Duration { return time.Duration(s.latency.Load()) }
 
 // wait waits out the latency before r is answered, and tells whether the request is still to be

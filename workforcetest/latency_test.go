@@ -12,7 +12,7 @@ import (
 	"github.com/workforce-marketplace/workforce-go/workforcetest"
 )
 
-// timed answers how long a GET of path took, and its status.
+// timed returns how long a GET of path took, and its status.
 func (f *fake) timed(path, token string) (time.Duration, int) {
 	f.t.Helper()
 	start := time.Now()

@@ -44,7 +44,7 @@ func readPage(p params, fe fieldErrors) page {
 	return pg
 }
 
-// skip answers how many records come before the page, and false when that is more than an int
+// skip returns how many records come before the page, and false when that is more than an int
 // holds (the page is past the end of any list).
 func (pg page) skip() (int, bool) {
 	if pg.number-1 > math.MaxInt/pg.per {
@@ -188,17 +188,17 @@ func readFilters[T any](filters []filter[T], p params, fe fieldErrors) []selecti
 	return out
 }
 
-// whose answers a selection of the records whose key name (of ix) is key: the access limit of a
+// whose returns a selection of the records whose key name (of ix) is key: the access limit of a
 // list, which is no query parameter.
 func whose[T any](ix *index[T], name, key string) selection[T] {
 	k := ix.keys[name]
 	return selection[T]{name: name, keys: []string{key}, keep: func(v *T) bool { return k(v) == key }}
 }
 
-// only answers a selection of the records keep keeps: the access limit of a list without an index.
+// only returns a selection of the records keep keeps: the access limit of a list without an index.
 func only[T any](keep func(*T) bool) selection[T] { return selection[T]{keep: keep} }
 
-// listed answers the ids of one page of t's records, newest first (id descending), that every
+// listed returns the ids of one page of t's records, newest first (id descending), that every
 // selection keeps: the one list code. With an index, each selection it serves takes its ids from
 // it, and the others test the records those leave; without, each tests the records from the
 // newest until the page is full.

@@ -22,10 +22,10 @@ type filterCase struct {
 	keeps func(record obj) bool
 }
 
-// textOf answers a record's field as text ("" when it is not text).
+// textOf returns a record's field as text ("" when it is not text).
 func textOf(r obj, field string) string { s, _ := r[field].(string); return s }
 
-// numberOf answers a record's field as a number, written as a number or as text (NaN when it is
+// numberOf returns a record's field as a number, written as a number or as text (NaN when it is
 // neither).
 func numberOf(r obj, field string) float64 {
 	switch v := r[field].(type) {
@@ -39,7 +39,7 @@ func numberOf(r obj, field string) float64 {
 	return -1
 }
 
-// timeOf answers a record's time field.
+// timeOf returns a record's time field.
 func timeOf(r obj, field string) time.Time {
 	t, _ := time.Parse(time.RFC3339, textOf(r, field))
 	return t
@@ -244,7 +244,7 @@ func TestResourceListPaging(t *testing.T) {
 }
 
 // fillJobs adds n Jobs through outside moves (accept, then no-show, so that the Worker is free
-// again) and answers their ids, oldest first.
+// again) and returns their ids, oldest first.
 func fillJobs(t *testing.T, f *fake, n int) []int64 {
 	t.Helper()
 	ids := make([]int64, n)

@@ -170,7 +170,7 @@ func setPath(m map[string]any, path []string, vals []string) {
 	}
 }
 
-// lookup answers the value at path (e.g. "job", "worker_id"), and whether it is present and not null.
+// lookup returns the value at path (e.g. "job", "worker_id"), and whether it is present and not null.
 func (p params) lookup(path ...string) (any, bool) {
 	var cur any = map[string]any(p)
 	for _, key := range path {
@@ -185,8 +185,8 @@ func (p params) lookup(path ...string) (any, bool) {
 	return cur, cur != nil
 }
 
-// str answers the value at path as a string. Numbers and booleans are written as in JSON; an
-// object or an array answers "". The boolean tells whether the value is present and not blank
+// str returns the value at path as a string. Numbers and booleans are written as in JSON; an
+// object or an array is "". The boolean tells whether the value is present and not blank
 // (only spaces is blank).
 func (p params) str(path ...string) (string, bool) {
 	v, ok := p.lookup(path...)

@@ -34,7 +34,7 @@ var secretText = regexp.MustCompile(`("(?:token|api_key|secret_key|password|pass
 // secretMarks are what every match of secretText holds: where none is, it need not run.
 var secretMarks = []string{"token", "api_key", "secret_key", "password", "k_test_", "k_live_"}
 
-// findSecretText answers the matches of secretText in s.
+// findSecretText returns the matches of secretText in s.
 func findSecretText(s string) [][]int {
 	if !slices.ContainsFunc(secretMarks, func(mark string) bool { return strings.Contains(s, mark) }) {
 		return nil
@@ -45,12 +45,12 @@ func findSecretText(s string) [][]int {
 // span is the bytes [from, to) of a text.
 type span struct{ from, to int }
 
-// scrub answers text with every secret in it replaced by "[REDACTED]". It looks at text as it is
+// scrub returns text with every secret in it replaced by "[REDACTED]". It looks at text as it is
 // and as it reads with its JSON escapes (\u0074) and percent-escapes (%74) decoded, so that an
 // escaped secret is found too.
 func scrub(text string) string { return scrubCut(text, len(text)) }
 
-// scrubCut answers at most keep bytes: the first keep bytes of text, scrubbed. Text must hold at
+// scrubCut returns at most keep bytes: the first keep bytes of text, scrubbed. Text must hold at
 // least cutSlack bytes beyond keep (or end before), so that every secret that starts within keep
 // ends within text, escaped or not; a secret the cut crosses is hidden whole.
 func scrubCut(text string, keep int) string {
@@ -76,7 +76,7 @@ func scrubCut(text string, keep int) string {
 // a token, each character \u-escaped (6 bytes), with room for the start of a JSON member.
 const cutSlack = 6*max(108, minTokenRun) + 64
 
-// secrets answers where text holds secrets that start before end, in order and merged, as spans
+// secrets returns where text holds secrets that start before end, in order and merged, as spans
 // of text that never split an escape.
 func secrets(text string, end int) []span {
 	var spans []span
@@ -124,11 +124,11 @@ func secrets(text string, end int) []span {
 // isRedacted tells whether a secret's value is "[REDACTED]" already, plain or percent-encoded.
 func isRedacted(value string) bool { return value == redacted || value == "%5BREDACTED%5D" }
 
-// valueOf answers where the secret of secretText's match m of s starts: after the member's or
+// valueOf returns where the secret of secretText's match m of s starts: after the member's or
 // field's name, if it has one.
 func valueOf(s string, m []int) int { return m[0] + max(m[3]-m[2], m[5]-m[4], 0) }
 
-// hexRuns answers the runs of least or more hex digits in s.
+// hexRuns returns the runs of least or more hex digits in s.
 func hexRuns(s string, least int) []span {
 	var out []span
 	from := -1
@@ -150,7 +150,7 @@ func hexRuns(s string, least int) []span {
 // isHex tells whether c is a hex digit.
 func isHex(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' }
 
-// unescape answers text with its JSON escapes (\u0074, \n, ...) and percent-escapes (%74)
+// unescape returns text with its JSON escapes (\u0074, \n, ...) and percent-escapes (%74)
 // decoded, and for each byte of that view where it starts in text (an escape's bytes all start
 // at its backslash or percent sign), then len(text). Text without a backslash or a percent sign
 // is its own view: then from is nil.
@@ -212,7 +212,7 @@ func jsonEscape(s string) (rune, int) {
 	return 0, 0
 }
 
-// unhex answers the value of the hex digit c.
+// unhex returns the value of the hex digit c.
 func unhex(c byte) byte {
 	switch {
 	case c >= 'a':
@@ -230,7 +230,7 @@ var credentialHeaders = []string{"Authorization", "Proxy-Authorization"}
 // oneLine keeps a header value on its line.
 var oneLine = strings.NewReplacer("\r", " ", "\n", " ")
 
-// scrubHeader answers h as the log keeps it: its lines "Name: value\n", names sorted, every name
+// scrubHeader returns h as the log keeps it: its lines "Name: value\n", names sorted, every name
 // scrubbed by scrubName and every value by scrub, credentials redacted after their scheme.
 func scrubHeader(h http.Header) string {
 	var b strings.Builder
@@ -274,7 +274,7 @@ func parseHeader(lines string) http.Header {
 	return h
 }
 
-// hideValues answers a copy of v without token and with api_key, secret_key and every password
+// hideValues returns a copy of v without token and with api_key, secret_key and every password
 // field (user[password], user[password_confirmation]) redacted, and whether anything was removed
 // or redacted.
 func hideValues(v url.Values) (url.Values, bool) {
@@ -300,7 +300,7 @@ func secretName(name string) bool {
 	return name == "api_key" || name == "secret_key" || name == "password" || name == "password_confirmation"
 }
 
-// hideJSON answers m, a decoded JSON object, without token (at the top level only: a nested one is
+// hideJSON returns m, a decoded JSON object, without token (at the top level only: a nested one is
 // data) and with api_key, secret_key and every password field redacted at any depth, and whether
 // anything was removed or redacted.
 func hideJSON(m map[string]any, top bool) (map[string]any, bool) {
@@ -323,7 +323,7 @@ func hideJSON(m map[string]any, top bool) (map[string]any, bool) {
 	return out, changed
 }
 
-// hideNested answers v, a decoded JSON value, with the objects it holds at any depth hidden as
+// hideNested returns v, a decoded JSON value, with the objects it holds at any depth hidden as
 // hideJSON does, and whether anything was.
 func hideNested(v any) (any, bool) {
 	switch v := v.(type) {

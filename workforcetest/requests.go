@@ -69,7 +69,7 @@ func (e *entry) size() int {
 		allocated(cap(e.body)) + allocated(len(e.method))
 }
 
-// allocated answers at least what an allocation of n bytes takes: its size class, at most an eighth
+// allocated returns at least what an allocation of n bytes takes: its size class, at most an eighth
 // more plus 16 bytes, or beyond 32 KiB whole pages of 8 KiB.
 func allocated(n int) int {
 	switch {
@@ -81,7 +81,7 @@ func allocated(n int) int {
 	return (n + 8<<10 - 1) &^ (8<<10 - 1)
 }
 
-// request answers e as a Request that shares nothing the caller could change with e.
+// request returns e as a Request that shares nothing the caller could change with e.
 func (e *entry) request() Request {
 	query, _ := url.ParseQuery(e.query)
 	return Request{Method: e.method, Path: e.path, Query: query, Header: parseHeader(e.header),
@@ -121,7 +121,7 @@ func (l *requestLog) add(e entry) {
 	l.bytes += size
 }
 
-// Requests answers copies of the requests received, oldest first, faulted ones included: the
+// Requests returns copies of the requests received, oldest first, faulted ones included: the
 // last 10,000 at most, fewer when they would hold more than 32 MiB.
 func (s *Server) Requests() []Request {
 	s.log.mu.Lock()

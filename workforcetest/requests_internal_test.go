@@ -125,7 +125,7 @@ func TestRequestLogHoldsNoMoreThanItCounts(t *testing.T) {
 	}
 }
 
-// heapAlloc answers the bytes of the heap's live objects, after two collections (the second
+// heapAlloc returns the bytes of the heap's live objects, after two collections (the second
 // frees what sync.Pools kept through the first).
 func heapAlloc() int64 {
 	runtime.GC()

@@ -208,7 +208,7 @@ func TestRequestLogHoldsNoSecretWhereverClientsPutIt(t *testing.T) {
 	assert.Equal(t, "cancelled_reason=[REDACTED]&state=cancelled", string(reqs[7].Body))
 }
 
-// jsonEscaped answers s with every character \u-escaped, as JSON allows.
+// jsonEscaped returns s with every character \u-escaped, as JSON allows.
 func jsonEscaped(s string) string {
 	var b strings.Builder
 	for _, r := range s {
@@ -217,7 +217,7 @@ func jsonEscaped(s string) string {
 	return b.String()
 }
 
-// percentEncoded answers s with every byte percent-encoded.
+// percentEncoded returns s with every byte percent-encoded.
 func percentEncoded(s string) string {
 	var b strings.Builder
 	for i := range len(s) {
@@ -226,7 +226,7 @@ func percentEncoded(s string) string {
 	return b.String()
 }
 
-// sharedRun answers a run of n bytes of secret that text holds, or "".
+// sharedRun returns a run of n bytes of secret that text holds, or "".
 func sharedRun(text, secret string, n int) string {
 	for i := 0; i+n <= len(secret); i++ {
 		if strings.Contains(text, secret[i:i+n]) {

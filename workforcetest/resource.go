@@ -54,7 +54,7 @@ func (r resource[T, J]) list(c *call) (any, error) {
 	return map[string][]J{r.many: out}, err
 }
 
-// find answers a copy of the record of the path, or a 404.
+// find returns a copy of the record of the path, or a 404.
 func (r resource[T, J]) find(v view, c *call) (*T, error) {
 	id, err := c.pathID()
 	if err != nil {
@@ -80,7 +80,7 @@ func (r resource[T, J]) get(c *call) (any, error) {
 	return wrap(r.one, out, err)
 }
 
-// wrap answers v wrapped in its singular name, {"<key>": {...}}, or err.
+// wrap returns v wrapped in its singular name, {"<key>": {...}}, or err.
 func wrap[J any](key string, v J, err error) (any, error) {
 	if err != nil {
 		return nil, err

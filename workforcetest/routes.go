@@ -118,7 +118,7 @@ type call struct {
 	pool  pool              // the token's access level; 0 on routes that need no token
 }
 
-// pathID answers the {id} of the path, or a 404 for one that is not a positive integer.
+// pathID returns the {id} of the path, or a 404 for one that is not a positive integer.
 func (c *call) pathID() (int64, error) {
 	text := c.r.PathValue("id")
 	id, err := strconv.ParseInt(text, 10, 64)
@@ -128,7 +128,7 @@ func (c *call) pathID() (int64, error) {
 	return id, nil
 }
 
-// forbidPublic answers a 403 for a Public Pool token.
+// forbidPublic returns a 403 for a Public Pool token.
 func (c *call) forbidPublic() error {
 	if c.pool == poolPublic {
 		return errorf(http.StatusForbidden, "not allowed with Public Pool keys")
@@ -136,7 +136,7 @@ func (c *call) forbidPublic() error {
 	return nil
 }
 
-// privateID answers the {id} of the path for a write that Public Pool keys may not make: a 403
+// privateID returns the {id} of the path for a write that Public Pool keys may not make: a 403
 // for them, a 404 for an id that is not a positive integer.
 func (c *call) privateID() (int64, error) {
 	if err := c.forbidPublic(); err != nil {

@@ -1,6 +1,7 @@
 package workforcetest_test
 
 import (
+	"io"
 	"net/http"
 	"os"
 	"regexp"
@@ -70,10 +71,43 @@ func TestRoutingErrors(t *testing.T) {
 		assert.NotEmpty(t, body["error"], path)
 	}
 	resp := f.send(http.MethodDelete, "/api_v2/jobs/5", with(f.private), "", nil)
-	assert.Equal(t, "GET, PATCH", resp.Header.Get("Allow"))
+	assert.Equal(t, "GET, HEAD, PATCH", resp.Header.Get("Allow"))
 	status, body := f.decode(resp)
 	assert.Equal(t, http.StatusMethodNotAllowed, status)
 	assert.NotEmpty(t, body["error"])
 	status, _ = f.json(http.MethodPut, "/api_v2/jobs", with(f.private), nil)
 	assert.Equal(t, http.StatusMethodNotAllowed, status)
+}
+
+// TestHeadIsAGetWithoutBody checks that HEAD is answered as Rails answers it, as the GET of the
+// same path without its body, and that the Allow header of a 405 lists it wherever GET is.
+func TestHeadIsAGetWithoutBody(t *testing.T) {
+	t.Parallel()
+	f := newFake(t)
+	get := f.send(http.MethodGet, "/api_v2/jobs/1001", with(f.private), "", nil)
+	require.NoError(t, get.Body.Close())
+	head := f.send(http.MethodHead, "/api_v2/jobs/1001", with(f.private), "", nil)
+	body, err := io.ReadAll(head.Body)
+	require.NoError(t, err)
+	require.NoError(t, head.Body.Close())
+	assert.Equal(t, http.StatusOK, head.StatusCode)
+	assert.Empty(t, body)
+	assert.Equal(t, get.Header.Get("Content-Type"), head.Header.Get("Content-Type"))
+
+	head = f.send(http.MethodHead, "/api_v2/jobs/1001", nil, "", nil) // no token: as a GET
+	require.NoError(t, head.Body.Close())
+	assert.Equal(t, http.StatusUnauthorized, head.StatusCode)
+	head = f.send(http.MethodHead, "/api_v2/authenticate", nil, "", nil)
+	require.NoError(t, head.Body.Close())
+	assert.Equal(t, http.StatusMethodNotAllowed, head.StatusCode)
+	assert.Equal(t, "POST", head.Header.Get("Allow"))
+	for _, m := range []string{http.MethodPut, http.MethodHead} {
+		resp := f.send(m, "/api_v2/badges", with(f.private), "", nil)
+		require.NoError(t, resp.Body.Close())
+		if m == http.MethodHead {
+			assert.Equal(t, http.StatusOK, resp.StatusCode, m)
+			continue
+		}
+		assert.Equal(t, "GET, HEAD, POST", resp.Header.Get("Allow"), m)
+	}
 }

@@ -58,7 +58,7 @@ type workerSeed struct {
 	drugTested, w2                         bool
 }
 
-// seed stores the records of Seed, with timestamps before the clock's start, and answers their ids.
+// seed stores the records of Seed, with timestamps before the clock's start, and returns their ids.
 func (st *store) seed() Seed {
 	var seed Seed
 	_ = st.write(func(tx *tx) error {
@@ -177,7 +177,7 @@ func (tx *tx) seedRecords() Seed {
 	return seed
 }
 
-// add inserts a copy of v into t and answers the stored record, for the seeds to read back.
+// add inserts a copy of v into t and returns the stored record, for the seeds to read back.
 func add[T any](tx *tx, t *table[T], v T) *T {
 	insert(tx, t, &v)
 	return &v

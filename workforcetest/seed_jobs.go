@@ -12,7 +12,7 @@ const (
 )
 
 // SeedJobs adds n Jobs (none when n < 1) of the Private Pool in one write, for load tests and
-// syncs over a large store, and answers the ids of the first and the last: the ids between are
+// syncs over a large store, and returns the ids of the first and the last: the ids between are
 // all this call's. Their updated_at are spread over the 90 days before the clock's now (the
 // package doc says what they hold); no webhook is sent for them.
 func (s *Server) SeedJobs(n int) (first, last int64) {

@@ -19,12 +19,12 @@ func (s *Server) newMux() (*http.ServeMux, http.Handler) {
 	return mux, unrouted
 }
 
-// serveHTTP stamps a request id on every answer and hands the request to its route. A HEAD, or a
-// path that is not clean ("/api_v2//jobs", "/api_v2/jobs/"), has no route: ServeMux would
-// answer a HEAD as a GET and redirect a path it cleans.
+// serveHTTP stamps a request id on every answer and hands the request to its route. A path that
+// is not clean ("/api_v2//jobs", "/api_v2/jobs/") has no route: ServeMux would redirect it. A
+// HEAD is answered as a GET without its body, as Rails answers it.
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("X-Request-Id", randomHex(16))
-	if r.Method == http.MethodHead || !cleanPath(r.URL.Path) {
+	if !cleanPath(r.URL.Path) {
 		s.unrouted.ServeHTTP(w, r)
 		return
 	}
@@ -34,7 +34,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 // cleanPath tells whether p is an absolute path that path.Clean leaves as it is.
 func cleanPath(p string) bool { return strings.HasPrefix(p, "/") && path.Clean(p) == p }
 
-// serve answers the requests of rt. It reads the body (at most rt.maxBody bytes) and, except on
+// serve returns the handler that answers the requests of rt. It reads the body (at most rt.maxBody bytes) and, except on
 // the control API, records the request, waits out the latency and plays the fault due, if any;
 // then it checks the token and runs the handler, and writes its answer.
 func (s *Server) serve(rt route) http.HandlerFunc {
@@ -95,13 +95,16 @@ func (s *Server) dispatch(w http.ResponseWriter, rt route, r *http.Request, p pa
 }
 
 // noRoute answers the error of a request that no route serves: a 405 naming the methods its path
-// allows in its Allow header, or a 404 when there are none.
+// allows in its Allow header (HEAD with GET), or a 404 when there are none.
 func (s *Server) noRoute(w http.ResponseWriter, r *http.Request) error {
 	var allowed []string
 	if cleanPath(r.URL.Path) {
 		for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
 			if _, pattern := s.mux.Handler(&http.Request{Method: m, URL: r.URL, Host: r.Host}); pattern != "/" {
 				allowed = append(allowed, m)
+				if m == http.MethodGet {
+					allowed = append(allowed, http.MethodHead)
+				}
 			}
 		}
 	}

@@ -184,7 +184,7 @@ func Start(opts ...Option) (*Server, error) {
 	return s, nil
 }
 
-// keys answers the key pairs of both pools: the fixed ones, checked, and random ones for the
+// keys returns the key pairs of both pools: the fixed ones, checked, and random ones for the
 // others.
 func (c config) keys() (map[pool]KeyPair, error) {
 	out := map[pool]KeyPair{}
@@ -255,7 +255,7 @@ func (s *Server) Close() {
 	})
 }
 
-// Seed answers the ids of the records every fake starts with.
+// Seed returns the ids of the records every fake starts with.
 func (s *Server) Seed() Seed {
 	seed := s.seed
 	seed.WorkerIDs = append([]int64(nil), s.seed.WorkerIDs...)
@@ -263,7 +263,7 @@ func (s *Server) Seed() Seed {
 	return seed
 }
 
-// randomHex answers n random bytes as hex.
+// randomHex returns n random bytes as hex.
 func randomHex(n int) string {
 	b := make([]byte, n)
 	_, _ = rand.Read(b) // never fails (crypto/rand)

@@ -23,7 +23,7 @@ const (
 )
 
 // store holds every record of one fake server behind one lock. Handlers reach the records in
-// two ways only: read runs a function with a view, which answers copies, under a lock that reads
+// two ways only: read runs a function with a view, which returns copies, under a lock that reads
 // share; write runs a function with a transaction, which hands out the records it may change,
 // and ends in one commit that gives every record whose content changed a new version and files
 // it again in the indexes. Cached JSON records the versions of what it shows, so that it is
@@ -78,11 +78,11 @@ func newStore(clk *clock) *store {
 	return st
 }
 
-// now answers the fake time at the precision records keep (milliseconds), so that a timestamp a
+// now returns the fake time at the precision records keep (milliseconds), so that a timestamp a
 // client reads back filters exactly like the stored one.
 func (st *store) now() time.Time { return st.clock.now().Truncate(time.Millisecond) }
 
-// next increments *last and answers it.
+// next increments *last and returns it.
 func next(last *int64) int64 {
 	*last++
 	return *last
@@ -130,20 +130,20 @@ func (st *store) write(fn func(*tx) error) error {
 // cutoffsDue tells whether a scan of the cut-offs may find one due. The caller holds st.mu.
 func (st *store) cutoffsDue() bool { return st.cutoffsStale || !st.now().Before(st.nextCutoff) }
 
-// view reads the records of a store whose lock the caller holds. It answers copies, so that
-// nothing done with what it answers changes the store. A view with deps set notes each record
-// it answers, at its version, for the render cache.
+// view reads the records of a store whose lock the caller holds. It returns copies, so that
+// nothing done with what it returns changes the store. A view with deps set notes each record
+// it returns, at its version, for the render cache.
 type view struct {
 	st   *store
 	deps *[]dep
 	when time.Time // the fake clock's time when the read or write began
 }
 
-// now answers the fake clock's time, to the millisecond, when the read or write began: one time
+// now returns the fake clock's time, to the millisecond, when the read or write began: one time
 // for everything it reads and writes.
 func (v view) now() time.Time { return v.when }
 
-// get answers a copy of the record with id of t.
+// get returns a copy of the record with id of t.
 func get[T any](v view, t *table[T], id int64) (*T, bool) {
 	p := t.at(id)
 	if p == nil {
@@ -166,7 +166,7 @@ func (v view) multiDay(id int64) (*multiDay, bool)     { return get(v, &v.st.mul
 // exists tells whether a lookup found its record.
 func exists[T any](_ *T, ok bool) bool { return ok }
 
-// pageOf answers copies of the records of one page of t (see listed).
+// pageOf returns copies of the records of one page of t (see listed).
 func pageOf[T any](v view, t *table[T], ix *index[T], sels []selection[T], pg page) []*T {
 	ids := listed(t, ix, sels, pg)
 	out := make([]*T, len(ids))
@@ -176,7 +176,7 @@ func pageOf[T any](v view, t *table[T], ix *index[T], sels []selection[T], pg pa
 	return out
 }
 
-// scan answers copies of the records of t that keep keeps (it must only read them), newest
+// scan returns copies of the records of t that keep keeps (it must only read them), newest
 // first, at most limit of them (0: all).
 func scan[T any](v view, t *table[T], keep func(*T) bool, limit int) []*T {
 	var out []*T
@@ -197,17 +197,17 @@ type jobLink struct {
 	finishedAt                 time.Time
 }
 
-// jobsOf answers the Jobs of the Job Request with id, oldest first.
+// jobsOf returns the Jobs of the Job Request with id, oldest first.
 func (v view) jobsOf(jobRequestID int64) []jobLink {
 	return v.jobLinks(v.st.jobIndex.set("job_request_id", itoa(jobRequestID)))
 }
 
-// jobsOfWorker answers the Jobs of the Worker with id, oldest first.
+// jobsOfWorker returns the Jobs of the Worker with id, oldest first.
 func (v view) jobsOfWorker(workerID int64) []jobLink {
 	return v.jobLinks(v.st.jobIndex.set("worker", itoa(workerID)))
 }
 
-// jobLinks answers the links of the Jobs in ids.
+// jobLinks returns the links of the Jobs in ids.
 func (v view) jobLinks(ids *idSet) []jobLink {
 	out := make([]jobLink, 0, ids.len())
 	for _, id := range ids.ascending() {
@@ -229,7 +229,7 @@ type tx struct {
 	changes []change     // the state changes recorded, for the hook
 }
 
-// edit answers the record with id of t for changing, or false when there is none. The commit
+// edit returns the record with id of t for changing, or false when there is none. The commit
 // compares it with what it is now.
 func edit[T any](tx *tx, t *table[T], id int64) (*T, bool) {
 	p := t.at(id)
@@ -239,7 +239,7 @@ func edit[T any](tx *tx, t *table[T], id int64) (*T, bool) {
 	return p, p != nil
 }
 
-// insert stores v in t under a new id, which it sets and answers, at a new version, filed at
+// insert stores v in t under a new id, which it sets and returns, at a new version, filed at
 // once (the Jobs of a Job Request include a new one within the transaction too).
 func insert[T any](tx *tx, t *table[T], v *T) int64 {
 	id := t.insert(v)

@@ -40,10 +40,10 @@ func newTable[T any](first int64, meta func(*T) *stored, clone func(*T) *T) tabl
 	return table[T]{first: first, meta: meta, clone: clone}
 }
 
-// next answers the id the next insert gives.
+// next returns the id the next insert gives.
 func (t *table[T]) next() int64 { return t.first + int64(len(t.rows)) }
 
-// insert stores v under a new id, which it sets and answers.
+// insert stores v under a new id, which it sets and returns.
 func (t *table[T]) insert(v *T) int64 {
 	id := t.next()
 	t.meta(v).id = id
@@ -53,7 +53,7 @@ func (t *table[T]) insert(v *T) int64 {
 	return id
 }
 
-// at answers the record with id, or nil.
+// at returns the record with id, or nil.
 func (t *table[T]) at(id int64) *T {
 	if id < t.first || id-t.first >= int64(len(t.rows)) {
 		return nil

@@ -8,7 +8,7 @@ var (
 	pacificDaylight = time.FixedZone("PDT", -7*60*60)
 )
 
-// pacific answers the offset of US Pacific time in force at t: daylight time (-07:00) from the
+// pacific returns the offset of US Pacific time in force at t: daylight time (-07:00) from the
 // second Sunday of March at 02:00 standard time to the first Sunday of November at 02:00
 // daylight time, standard time (-08:00) otherwise. That is the rule since 2007 (America/
 // Los_Angeles in the time zone database), applied to every year: computed here rather than
@@ -24,13 +24,13 @@ func pacific(t time.Time) *time.Location {
 	return pacificStandard
 }
 
-// nthSunday answers the day of the month of the n-th Sunday of month in year.
+// nthSunday returns the day of the month of the n-th Sunday of month in year.
 func nthSunday(year int, month time.Month, n int) int {
 	first := time.Date(year, month, 1, 0, 0, 0, 0, time.UTC).Weekday()
 	return 1 + (7-int(first))%7 + 7*(n-1)
 }
 
-// pacificWallClock answers the instant at which clocks in US Pacific time show the wall-clock
+// pacificWallClock returns the instant at which clocks in US Pacific time show the wall-clock
 // reading w (given in UTC as a reading, not an instant). A reading that the spring change skips
 // or the autumn change repeats is taken in standard time.
 func pacificWallClock(w time.Time) time.Time {
@@ -71,7 +71,7 @@ func optLocal(t time.Time) *string {
 // utcTime formats t as a transition's created_at and a token's expires_at are written.
 func utcTime(t time.Time) string { return t.UTC().Format(layoutUTC) }
 
-// minTime answers the earlier of a and b.
+// minTime returns the earlier of a and b.
 func minTime(a, b time.Time) time.Time {
 	if b.Before(a) {
 		return b
@@ -79,7 +79,7 @@ func minTime(a, b time.Time) time.Time {
 	return a
 }
 
-// maxTime answers the later of a and b.
+// maxTime returns the later of a and b.
 func maxTime(a, b time.Time) time.Time {
 	if a.Before(b) {
 		return b

@@ -58,7 +58,7 @@ type userBadge struct {
 	createdAt, updatedAt time.Time
 }
 
-// clone answers a copy of u that shares nothing with it.
+// clone returns a copy of u that shares nothing with it.
 func (u *user) clone() *user {
 	c := *u
 	c.badges = slices.Clone(u.badges)
@@ -525,7 +525,7 @@ func (s *Server) GrantBadge(workerID, badgeID int64) error {
 	return nil
 }
 
-// userOfKind answers a copy of the User with id if it is of kind, or a "does not exist" or
+// userOfKind returns a copy of the User with id if it is of kind, or a "does not exist" or
 // "is not a <kind>" message.
 func userOfKind(v view, id int64, kind string) (*user, string) {
 	u, ok := v.user(id)

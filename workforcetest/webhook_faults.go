@@ -85,7 +85,7 @@ type webhookFaults struct {
 func WithWebhookChaos(c WebhookChaos) Option { return func(cfg *config) { cfg.chaos = &c } }
 
 // SetWebhookChaos makes a share of the later deliveries misbehave (see WebhookChaos); the zero
-// WebhookChaos turns it off. It answers an error, and changes nothing, when the shares are out
+// WebhookChaos turns it off. It returns an error, and changes nothing, when the shares are out
 // of range.
 func (s *Server) SetWebhookChaos(c WebhookChaos) error {
 	if err := c.check(); err != nil {
@@ -110,7 +110,7 @@ func (s *Server) InjectWebhookFault(f WebhookFault) {
 	s.hooks.faults.faults = append(s.hooks.faults.faults, &f)
 }
 
-// take answers the fault to play on d: the first injected one that matches, else a chaos draw.
+// take returns the fault to play on d: the first injected one that matches, else a chaos draw.
 func (w *webhookFaults) take(d *delivery) WebhookFault {
 	for i, f := range w.faults {
 		if (f.Resource == "" || f.Resource == d.resource) && (f.ID == 0 || f.ID == d.id) && (f.State == "" || f.State == d.state) {
@@ -161,7 +161,7 @@ func (h *hooks) route(d *delivery) {
 	}
 }
 
-// takeHeld answers the held deliveries and forgets them. The caller holds h.mu.
+// takeHeld returns the held deliveries and forgets them. The caller holds h.mu.
 func (h *hooks) takeHeld() []*delivery {
 	held := h.faults.held
 	h.faults.held = nil

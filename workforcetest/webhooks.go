@@ -35,7 +35,7 @@ const webhookTimeout = 5 * time.Second
 // retryWait(2), … on the fake clock.
 const webhookRetries = 3
 
-// retryWait answers the wait before retry n (from 1): 60, 120 and 240 seconds.
+// retryWait returns the wait before retry n (from 1): 60, 120 and 240 seconds.
 func retryWait(n int) time.Duration { return time.Minute << (n - 1) }
 
 // webhookSenders is how many deliveries may be in flight at once.
@@ -281,7 +281,7 @@ func (h *hooks) notify() {
 	h.changed = make(chan struct{})
 }
 
-// log answers a copy of the attempts so far.
+// log returns a copy of the attempts so far.
 func (h *hooks) log() []WebhookAttempt {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -339,7 +339,7 @@ func (s *Server) deliver(changes []change) {
 	}
 }
 
-// WebhookAttempts answers every delivery attempt so far, in the order they ended.
+// WebhookAttempts returns every delivery attempt so far, in the order they ended.
 func (s *Server) WebhookAttempts() []WebhookAttempt { return s.hooks.log() }
 
 // WaitWebhooks waits until every delivery due now has been attempted, or ctx ends. Retries not

@@ -63,7 +63,8 @@ on standard output is JSON: {"base_url", "private", "public", "seed"}. The key p
 unless fixed by the flags below or by WORKFORCE_FAKE_API_KEY, WORKFORCE_FAKE_SECRET_KEY (the Private
 Pool's), WORKFORCE_FAKE_PUBLIC_API_KEY and WORKFORCE_FAKE_PUBLIC_SECRET_KEY; test keys only.
 
-Control API: no token, JSON answers, errors {"error": "..."} with 404 or 422, never recorded or faulted.
+Control API: no token, JSON answers, errors {"error": "..."} with 404, 405, 413 or 422, never recorded
+or faulted.
 %s
 Webhooks: every state change of a Job or a Job Request is POSTed to each receiver, signed in
 X-Service-Webhook-Token with the secret key of the pair that owns it; a delivery without a 2xx is

@@ -25,7 +25,7 @@ import (
 // noEnv is an empty environment.
 func noEnv(string) string { return "" }
 
-// start runs the binary's run with args and the environment env until the test ends, and answers
+// start runs the binary's run with args and the environment env until the test ends, and returns
 // its ready line.
 func start(t *testing.T, args []string, env map[string]string) workforcetest.Ready {
 	t.Helper()

@@ -10,14 +10,11 @@ import (
 )
 
 // Transport adds the token as the query parameter "token" to requests for
-// one scheme and host, and sends everything else through untouched. It sits
-// at the bottom of the client's stack, so nothing above it sees the token;
-// the client sends the calls that need no token (POST /authenticate, GET
-// /info) past it.
-//
-// When a request with a token answers 401 and the source can renew, the
-// transport renews the token once and replays the request once, unless
-// the source's limits on renewals say not yet (see Source.Invalidate).
+// one scheme and host, and sends everything else through untouched; it
+// sits at the bottom of the client's stack, so nothing above it sees the
+// token. When a request with a token answers 401 and the source can renew,
+// it renews the token and replays the request once, unless the source's
+// limits on renewals say not yet (see Source.Invalidate).
 type Transport struct {
 	Base   http.RoundTripper
 	Source *Source

@@ -301,9 +301,10 @@ func TestTransportErrorsHideTheToken(t *testing.T) {
 // started earlier is under way: the renewal's older token is not kept.
 func TestRenewalDoesNotReplaceANewerToken(t *testing.T) {
 	t.Parallel()
-	release := make(chan struct{})
+	started, release := make(chan struct{}), make(chan struct{})
 	now := time.Now()
 	src := NewSource(func(context.Context) (Token, error) {
+		close(started)
 		<-release
 		return Token{Value: "tok-renewal", ExpiresAt: now.Add(23 * time.Hour)}, nil
 	})
@@ -312,9 +313,9 @@ func TestRenewalDoesNotReplaceANewerToken(t *testing.T) {
 		v, _ := src.Token(context.Background())
 		done <- v
 	}()
-	for src.Current() != "" || !renewing(src) {
-		time.Sleep(time.Millisecond)
-	}
+	<-started // the fetch runs: the renewal is under way
+	require.True(t, renewing(src))
+	require.Empty(t, src.Current())
 	src.Set(Token{Value: "tok-explicit", ExpiresAt: now.Add(24 * time.Hour)})
 	close(release)
 	<-done

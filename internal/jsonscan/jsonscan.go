@@ -189,8 +189,8 @@ const MaxDepth = 10000
 // arrays, and the elements of arrays) and its members (of objects): a
 // bound on how many values decoding it allocates, found without decoding
 // it. It stops once items passes maxItems or members passes maxMembers,
-// answering that count as one past its bound; text nested deeper than
-// MaxDepth answers items maxItems+1. Malformed text is counted as far as
+// returning that count as one past its bound; text nested deeper than
+// MaxDepth returns items maxItems+1. Malformed text is counted as far as
 // it reads (encoding/json judges it later). Count allocates nothing.
 func Count(data []byte, maxItems, maxMembers int) (items, members int) {
 	var arrays [MaxDepth/64 + 1]uint64 // bit d: the container at depth d is an array
