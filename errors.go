@@ -72,7 +72,7 @@ type APIError struct {
 	// have reached the server without an answer. It makes the error match
 	// ErrOutcomeUnknown.
 	OutcomeUnknown bool
-	// Started is when the call began, by the local clock, on an error
+	// Started is when the call began, by the local clock, on a create's error
 	// that matches ErrOutcomeUnknown (else zero): the services' Settle
 	// methods read it to tell the record the call may have made from
 	// older ones.
@@ -148,7 +148,7 @@ type RedirectError struct {
 	// OutcomeUnknown is true for a write: a redirect may answer a write
 	// that was done (see ErrOutcomeUnknown).
 	OutcomeUnknown bool
-	// Started is when the call began, by the local clock, on an error
+	// Started is when the call began, by the local clock, on a create's error
 	// that matches ErrOutcomeUnknown (else zero): the services' Settle
 	// methods read it to tell the record the call may have made from
 	// older ones.
@@ -198,7 +198,7 @@ type TransportError struct {
 	// makes the error match ErrOutcomeUnknown. When false, no attempt had a
 	// connection, or every one was answered that nothing was done.
 	OutcomeUnknown bool
-	// Started is when the call began, by the local clock, on an error
+	// Started is when the call began, by the local clock, on a create's error
 	// that matches ErrOutcomeUnknown (else zero): the services' Settle
 	// methods read it to tell the record the call may have made from
 	// older ones.
@@ -242,7 +242,7 @@ type DecodeError struct {
 	// OutcomeUnknown is true for a write: its 2xx says it was done, but
 	// what it made is lost. It makes the error match ErrOutcomeUnknown.
 	OutcomeUnknown bool
-	// Started is when the call began, by the local clock, on an error
+	// Started is when the call began, by the local clock, on a create's error
 	// that matches ErrOutcomeUnknown (else zero): the services' Settle
 	// methods read it to tell the record the call may have made from
 	// older ones.

@@ -99,7 +99,9 @@ func (c *Client) do(ctx context.Context, r request, out any) (*Response, error) 
 	if r.page != nil {
 		resp.setNextPage(*r.page, reflect.ValueOf(out).Elem().Len())
 	}
-	markStarted(err, cs.start, cs.lastSent())
+	if cs.create { // only a create's error can be settled
+		markStarted(err, cs.start, cs.lastSent())
+	}
 	cs.abandoned = abandonedBy(cs.ctx, err)
 	c.logCall(cs, resp, err)
 	return resp, err

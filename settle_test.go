@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -54,6 +55,26 @@ func TestOutcomeUnknownErrorsRecordTheirStart(t *testing.T) {
 		require.ErrorIs(t, err, workforce.ErrOutcomeUnknown, "%+v", f)
 		assert.False(t, started.Before(before) || started.After(after), "%+v: started %v, not within the call", f, started)
 	}
+}
+
+// An update whose outcome is unknown records no start: its error cannot be
+// given to a Settle, which would search from the update's time and miss the
+// create's record (an outside attack passed one and got "not done").
+func TestAnUpdatesErrorCannotBeSettled(t *testing.T) {
+	t.Parallel()
+	srv, c := newFake(t)
+	ctx := context.Background()
+	id := srv.Seed().PublicJobID
+	minutes := 90
+	srv.InjectFault(workforcetest.Fault{Method: http.MethodPatch, Path: "/api_v2/jobs/" + strconv.FormatInt(id, 10), Status: http.StatusInternalServerError, Times: 100})
+	_, _, err := c.Jobs.Update(ctx, id, &workforce.JobUpdate{ActualDuration: &minutes})
+	require.ErrorIs(t, err, workforce.ErrOutcomeUnknown)
+	create := &workforce.JobCreate{WorkerID: srv.Seed().WorkerIDs[1], JobRequestID: srv.Seed().JobRequest1099ID}
+	sctx, cancel := context.WithTimeout(ctx, 2*time.Second) // bounds the settle should it search
+	defer cancel()
+	_, serr := c.Jobs.Settle(sctx, create, err)
+	assert.ErrorIs(t, serr, workforce.ErrInvalidArgument)
+	assert.NotErrorIs(t, serr, workforce.ErrNotFound)
 }
 
 // Settle takes only the error of a create whose outcome is unknown.
