@@ -61,24 +61,32 @@ const writers = 2
 // the versions read before the rest are made under row locks.
 const optimisticTries = 3
 
+// nextBatch waits for a request on ch, then takes those already waiting,
+// up to maxBatch; ok is false when stop closes first.
+func nextBatch[T any](ch <-chan T, stop <-chan struct{}) (batch []T, ok bool) {
+	select {
+	case r := <-ch:
+		batch = append(batch, r)
+	case <-stop:
+		return nil, false
+	}
+	for len(batch) < maxBatch {
+		select {
+		case r := <-ch:
+			batch = append(batch, r)
+		default:
+			return batch, true
+		}
+	}
+	return batch, true
+}
+
 // writer makes the waiting updates in batches until the store closes.
 func (s *Store) writer() {
 	for {
-		var batch []*updateReq
-		select {
-		case r := <-s.updates:
-			batch = append(batch, r)
-		case <-s.stop:
+		batch, ok := nextBatch(s.updates, s.stop)
+		if !ok {
 			return
-		}
-	more:
-		for len(batch) < maxBatch {
-			select {
-			case r := <-s.updates:
-				batch = append(batch, r)
-			default:
-				break more
-			}
 		}
 		err := s.updateBatch(batch)
 		for _, r := range batch {

@@ -308,21 +308,9 @@ func answered(done chan error) error {
 // and one commit for all the acknowledgments that wait: a group commit.
 func (s *Store) acknowledger() {
 	for {
-		var batch []*ackReq
-		select {
-		case r := <-s.acks:
-			batch = append(batch, r)
-		case <-s.stop:
+		batch, ok := nextBatch(s.acks, s.stop)
+		if !ok {
 			return
-		}
-	more:
-		for len(batch) < maxBatch {
-			select {
-			case r := <-s.acks:
-				batch = append(batch, r)
-			default:
-				break more
-			}
 		}
 		s.ackBatch(batch)
 	}
