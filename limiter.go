@@ -11,8 +11,8 @@ import (
 // the syncs): a window of requests in flight that opens while answers come
 // back fast and well and closes at once when the server refuses (429, 503)
 // or its latency rises: additive increase, multiplicative decrease. The
-// window starts at limiterStart, doubles per round trip until the first
-// closing (each good answer adds one), then grows by one per round trip
+// window starts at limiterStart, grows by half per round trip until the
+// first closing (each good answer adds half a place), then grows by one per round trip
 // (each adds 1/window), four times slower within one of the size at which
 // the server last refused; it never leaves [1, bound]. docs/PACING.md argues
 // for the constants.
@@ -48,11 +48,12 @@ type limiter struct {
 
 // The limiter's constants, argued for in docs/PACING.md.
 const (
-	limiterStart   = 4                    // the window of a new client
-	limiterBackOff = 0.5                  // a closing multiplies the window by it
-	limiterEpoch   = 256                  // good answers over which the least round trip is kept
-	limiterFresh   = 4                    // answers since the last closing before latency may close it again
-	limiterSlack   = 5 * time.Millisecond // latency rises when srtt > 2×minRTT + slack
+	limiterStart     = 4                    // the window of a new client
+	limiterBackOff   = 0.5                  // a closing multiplies the window by it
+	limiterSlowStart = 0.5                  // before the first closing, each good answer adds this
+	limiterEpoch     = 256                  // good answers over which the least round trip is kept
+	limiterFresh     = 4                    // answers since the last closing before latency may close it again
+	limiterSlack     = 5 * time.Millisecond // latency rises when srtt > 2×minRTT + slack
 	// within one of the size at which the server last refused, the
 	// window grows this many times slower
 	limiterNearRefused = 4
@@ -179,7 +180,7 @@ func (l *limiter) observe(sent time.Time, rtt time.Duration, status int) {
 	}
 	switch {
 	case l.window < l.ssthresh:
-		l.window++
+		l.window += limiterSlowStart
 	case l.window > l.refused-1 && l.window < l.refused+1:
 		l.window += 1 / (limiterNearRefused * l.window) // slowly past where the server refused
 	default:

@@ -29,9 +29,9 @@ func TestLimiterOpensOnlyWhileInUse(t *testing.T) {
 	assert.Equal(t, 4.0, l.size(), "an answer while the window is not full opens it no further")
 
 	busy(l, 64)
-	for i := range 4 { // slow start: one more per good answer
+	for i := range 4 { // slow start: half a place more per good answer
 		l.observe(sent, 20*time.Millisecond, http.StatusOK)
-		assert.Equal(t, float64(5+i), l.size())
+		assert.Equal(t, 4+float64(i+1)/2, l.size())
 	}
 	for range 100 {
 		l.observe(sent, 20*time.Millisecond, http.StatusOK)
@@ -48,7 +48,7 @@ func TestLimiterClosesOncePerRoundOnRefusal(t *testing.T) {
 		l := newLimiter(32)
 		busy(l, 64)
 		before := time.Now()
-		for range 28 {
+		for range 56 { // from 4 to 32, half a place per answer
 			l.observe(before, 20*time.Millisecond, http.StatusOK)
 		}
 		require.Equal(t, 32.0, l.size())
@@ -89,7 +89,7 @@ func TestLimiterClosesOnRisingLatency(t *testing.T) {
 	l := newLimiter(32)
 	busy(l, 64)
 	sent := time.Now()
-	for range 28 {
+	for range 56 { // from 4 to 32, half a place per answer
 		l.observe(sent, 20*time.Millisecond, http.StatusOK)
 	}
 	require.Equal(t, 32.0, l.size())
