@@ -31,6 +31,7 @@ type callState struct {
 	limits   answerLimits
 	redactor *redact.Redactor // the client's, with the call's own secrets (a password)
 	limiter  *limiter         // the iterator's pacing each attempt is reported to; nil for none
+	gauge    *gauge           // holds a good answer for the limiter until its page is counted; nil for none
 
 	// body returns a fresh body for each attempt; nil for a call without one.
 	body func() io.ReadCloser
@@ -99,6 +100,7 @@ func (c *Client) newCall(ctx context.Context, r request) *callState {
 	}
 	if !r.public { // a token fetched for a page says nothing of the pages' latency
 		cs.limiter = limiterOf(ctx)
+		cs.gauge, _ = ctx.Value(gaugeKey{}).(*gauge)
 	}
 	if len(r.secrets) > 0 { // hidden in this call's errors, beside the keys and the token
 		cs.redactor = c.redactor.With(r.secrets...)

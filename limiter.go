@@ -219,6 +219,34 @@ func (l *limiter) size() float64 {
 	return l.window
 }
 
+// A gauge holds the good answer to a paced page until the page's records
+// are counted: only a page of at least half of MaxPerPage records tells
+// the server's latency. A server answers the empty pages past the end of a
+// list, and the short one at its end, faster than full ones; taken as the
+// least round trip, they would make every full page read as a risen
+// latency and close the window to 1.
+type gauge struct {
+	sent time.Time
+	rtt  time.Duration
+	ok   bool // an attempt was answered 2xx
+}
+
+// gaugeKey holds, in a context, the gauge of the page its call fetches.
+type gaugeKey struct{}
+
+// gauged fetches one page with fetch and reports its good answer to l if
+// the page holds enough records to tell the server's latency; smaller
+// pages, like answers other than 2xx, 429 and 503, say nothing of the
+// load. Refusals are reported as they come, by each attempt.
+func gauged[T any](ctx context.Context, l *limiter, fetch func(context.Context) ([]T, *Response, error)) ([]T, *Response, error) {
+	g := new(gauge)
+	items, resp, err := fetch(context.WithValue(ctx, gaugeKey{}, g))
+	if err == nil && g.ok && len(items) >= MaxPerPage/2 {
+		l.observe(g.sent, g.rtt, http.StatusOK)
+	}
+	return items, resp, err
+}
+
 // limiterKey holds, in a context, the limiter its calls report to.
 type limiterKey struct{}
 

@@ -140,3 +140,33 @@ func TestLimiterGrantsInOrderAndGivesBackWhatIsCancelled(t *testing.T) {
 	assert.LessOrEqual(t, l.inFlight, 1)
 	assert.Empty(t, l.queue)
 }
+
+// page fetches, through gauged, a page of n records answered after rtt.
+func page(l *limiter, sent time.Time, rtt time.Duration, n int) {
+	_, _, _ = gauged(context.Background(), l, func(ctx context.Context) ([]int, *Response, error) {
+		*ctx.Value(gaugeKey{}).(*gauge) = gauge{sent: sent, rtt: rtt, ok: true}
+		return make([]int, n), &Response{}, nil
+	})
+}
+
+func TestLimiterIgnoresTheLatencyOfShortPages(t *testing.T) {
+	t.Parallel()
+	l := newLimiter(32)
+	busy(l, 64)
+	sent := time.Now()
+	for range 56 { // full pages in 20 ms: from 4 to 32
+		page(l, sent, 20*time.Millisecond, MaxPerPage)
+	}
+	require.Equal(t, 32.0, l.size())
+	for _, n := range []int{0, 0, 1, MaxPerPage/2 - 1} { // the end of a list, and past it, answered at once
+		page(l, sent, 0, n)
+	}
+	for range 20 {
+		page(l, sent, 20*time.Millisecond, MaxPerPage)
+	}
+	assert.Equal(t, 32.0, l.size(), "full pages as slow as ever: no rise in latency")
+	for range 20 {
+		page(l, sent, 50*time.Millisecond, MaxPerPage/2)
+	}
+	assert.Less(t, l.size(), 32.0, "a page of half the records or more tells the latency")
+}

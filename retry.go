@@ -21,7 +21,11 @@ func (c *Client) send(cs *callState, req *http.Request) (*http.Response, error) 
 			if resp != nil {
 				status = resp.StatusCode
 			}
-			cs.limiter.observe(sent, time.Since(sent), status)
+			if cs.gauge != nil && status >= 200 && status <= 299 { // told once its page is counted
+				*cs.gauge = gauge{sent: sent, rtt: time.Since(sent), ok: true}
+			} else {
+				cs.limiter.observe(sent, time.Since(sent), status)
+			}
 		}
 		cs.attempted(resp, err)
 		c.logAnswer(cs, resp)

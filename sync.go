@@ -148,6 +148,11 @@ func syncAll[T synced](ctx context.Context, c *Client, kind string, watermark *t
 		if opts != nil {
 			o = *opts
 		}
+		list := func(ctx context.Context, after, before time.Time, page int) ([]T, *Response, error) {
+			return gauged(ctx, c.limiter, func(ctx context.Context) ([]T, *Response, error) {
+				return list(ctx, after, before, page)
+			})
+		}
 		switch err := c.ready(); {
 		case err != nil:
 			yield(zero, err)
