@@ -68,7 +68,8 @@ type APIError struct {
 	// Body is the start of the response body (at most 4 KiB), secrets removed.
 	Body []byte
 	// OutcomeUnknown is true for a write that may have been done all the
-	// same: this answer is a 5xx other than 503, or an earlier attempt may
+	// same: this answer is a 5xx other than a 503 with a Retry-After (a
+	// router answers 503 after passing the request on), or an earlier attempt may
 	// have reached the server without an answer. It makes the error match
 	// ErrOutcomeUnknown.
 	OutcomeUnknown bool
