@@ -2,8 +2,10 @@ package workforce
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"iter"
 	"net/http"
 	"net/url"
 	"reflect"
@@ -46,9 +48,11 @@ type RawRequest struct {
 	// or a token.
 	Query url.Values
 	// Body is encoded as JSON when not nil, such as
-	// map[string]any{"job": map[string]any{"worker_id": 7}}; a body whose
-	// encoding holds a key or a token, or a top-level "token" member, is
-	// refused.
+	// map[string]any{"job": map[string]any{"worker_id": 7}}, or sent as
+	// it is when a json.RawMessage; a []byte is refused (JSON would send
+	// it as base64). A body whose encoding holds a key or a token (in a
+	// base64 string, as a []byte member is written, too), or a top-level
+	// "token" member, is refused.
 	Body any
 	// Key is the envelope the answer is wrapped in, such as "job"; the
 	// answer is decoded whole when it is "" or the answer is not an
@@ -111,6 +115,9 @@ func (r *RawRequest) check(out any) error {
 	}
 	if isAuthenticate(r.Path) {
 		return &ArgumentError{Name: "Path", Reason: "may not name the authenticate endpoint: its body holds the keys and its answer a token (Authentication.Authenticate gets one)"}
+	}
+	if _, ok := r.Body.([]byte); ok {
+		return &ArgumentError{Name: "Body", Reason: "is a []byte, which JSON encodes as a base64 string: give JSON already encoded as a json.RawMessage"}
 	}
 	for k := range r.Query {
 		if strings.EqualFold(strings.TrimSpace(k), "token") {
@@ -262,6 +269,11 @@ func checkRawBody(red *redact.Redactor, body []byte) error {
 	if err := refuseSecret(red, "Body", string(body)); err != nil {
 		return err
 	}
+	for s := range base64Strings(body) { // a []byte, as encoding/json writes it
+		if err := refuseSecret(red, "Body", s); err != nil {
+			return err
+		}
+	}
 	token, _, _ := jsonscan.Envelope(body, "token")
 	if token == nil {
 		jsonscan.Members(body, func(name, _ []byte) bool {
@@ -275,6 +287,33 @@ func checkRawBody(red *redact.Redactor, body []byte) error {
 		return &ArgumentError{Name: "Body", Reason: "must not hold a \"token\" member: the client adds its own"}
 	}
 	return nil
+}
+
+// base64Strings yields the text of each string of the JSON body that is
+// standard base64, as encoding/json writes a []byte: a key held as bytes
+// is sent in that form, which reverses to the key.
+func base64Strings(body []byte) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		for i := 0; i < len(body); i++ {
+			if body[i] != '"' {
+				continue
+			}
+			j, escaped := i+1, false
+			for ; j < len(body) && body[j] != '"'; j++ {
+				if body[j] == '\\' {
+					j, escaped = j+1, true
+				}
+			}
+			lit := body[i+1 : min(j, len(body))]
+			i = j
+			if escaped || len(lit) == 0 || len(lit)%4 != 0 { // base64 needs no escape
+				continue
+			}
+			if b, err := base64.StdEncoding.DecodeString(string(lit)); err == nil && !yield(string(b)) {
+				return
+			}
+		}
+	}
 }
 
 // refuseSecret is the one rule for every part of a RawRequest: it refuses

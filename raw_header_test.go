@@ -2,6 +2,7 @@ package workforce_test
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -159,6 +160,12 @@ func TestDoRefusesASecretInAnyPartOfTheRequest(t *testing.T) {
 		"the token in a body":           {workforce.RawRequest{Method: "POST", Path: "webhooks", Body: map[string]any{"t": testToken}}, "Body", testToken},
 		"the token's start in a body":   {workforce.RawRequest{Method: "PUT", Path: "webhooks/1", Body: []string{testToken[:12]}}, "Body", testToken[:12]},
 		"a token member in a body":      {workforce.RawRequest{Method: "POST", Path: "webhooks", Body: map[string]any{"token": "abc123"}}, "Body", "abc123"},
+		// encoding/json writes a []byte as base64 (D4 of attack 6)
+		"the secret key as []byte":      {workforce.RawRequest{Method: "POST", Path: "webhooks", Body: map[string][]byte{"k": []byte(testSecretKey)}}, "Body", testSecretKey},
+		"the token inside longer bytes": {workforce.RawRequest{Method: "POST", Path: "webhooks", Body: map[string]any{"a": map[string]any{"blob": []byte("xy " + testToken + " z")}}}, "Body", testToken},
+		"the API key in base64":         {workforce.RawRequest{Method: "POST", Path: "webhooks", Body: []string{base64.StdEncoding.EncodeToString([]byte(testAPIKey))}}, "Body", testAPIKey},
+		"a live key's shape as []byte":  {workforce.RawRequest{Method: "POST", Path: "webhooks", Body: map[string]any{"k": []byte("sk_live_made_up_other")}}, "Body", "made_up_other"},
+		"a whole body as []byte":        {workforce.RawRequest{Method: "POST", Path: "webhooks", Body: []byte(`{"a": 1}`)}, "Body", "\"a\""},
 		"the token in a path":           {workforce.RawRequest{Method: "GET", Path: "jobs/" + testToken}, "Path", testToken},
 		"the token escaped in a path":   {workforce.RawRequest{Method: "GET", Path: "jobs/" + escaped}, "Path", testToken[1:]},
 		"a key across segments":         {workforce.RawRequest{Method: "DELETE", Path: "x/" + testAPIKey[:12] + "/" + testAPIKey[12:]}, "Path", testAPIKey[8:]},
@@ -178,6 +185,11 @@ func TestDoRefusesASecretInAnyPartOfTheRequest(t *testing.T) {
 	_, err = c.Do(context.Background(), &workforce.RawRequest{Method: "POST", Path: "webhooks", Query: url.Values{"q": {"tok"}},
 		Body: map[string]any{"url": "https://example.test/hook", "events": []string{"job.updated"}}}, nil)
 	assert.NoError(t, err, "a request holding no secret is sent")
+	_, err = c.Do(context.Background(), &workforce.RawRequest{Method: "POST", Path: "webhooks",
+		Body: map[string]any{"file": []byte("a file, no key in it"), "id": "abcd", "b64": base64.StdEncoding.EncodeToString([]byte("plain text"))}}, nil)
+	assert.NoError(t, err, "bytes and base64 holding no secret are sent")
+	_, err = c.Do(context.Background(), &workforce.RawRequest{Method: "POST", Path: "webhooks", Body: json.RawMessage(`{"a": 1}`)}, nil)
+	assert.NoError(t, err, "a body already encoded is a json.RawMessage")
 }
 
 // TestDoRefusesTheAuthenticateEndpoint keeps Client.Do from POST
