@@ -47,6 +47,11 @@ const (
 	maxMessage   = 1 << 10
 )
 
+// ErrOtherRecord is matched by the *DecodeError of a call on one record by
+// its ID (a get, an update, an action) whose answer is another record, or
+// names two IDs: nothing of it is returned.
+var ErrOtherRecord = errors.New("workforce: the answer is another record")
+
 // An APIError is an answer of the API with a status other than 2xx.
 type APIError struct {
 	// StatusCode is the HTTP status, such as 404.
