@@ -11,6 +11,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/workforce-marketplace/workforce-go/internal/jsonscan"
@@ -36,9 +37,12 @@ type RawRequest struct {
 	// segments of letters, digits, -._~!$&'()*+,=:@ (':' not in the
 	// first) and percent-escapes
 	// of other printable ASCII characters (not of / \ ? # % ; or a dot)
-	// and of UTF-8 text, separated by single slashes, none made only of
-	// dots and spaces ("." or ".." in any form) nor beginning or ending with
-	// a space once unescaped.
+	// and of UTF-8 text (past the first segment; no control or invisible
+	// format character such as a bidi control, and nothing a server
+	// normalising Unicode reads as ASCII: fullwidth forms, dot leaders),
+	// separated by single slashes, none made only of dots and spaces ("."
+	// or ".." in any form) nor beginning or ending with a space once
+	// unescaped.
 	// Anything else (a leading or doubled slash, a ';', a query, a host, a
 	// malformed escape) is refused, and so are a key or a token and the
 	// authenticate endpoint in any form ("Authenticate", "authenticate.json").
@@ -136,7 +140,8 @@ func (r *RawRequest) check(out any) error {
 // /api_v2/: segments separated by single slashes, each of letters, digits,
 // -._~!$&'()*+,=:@ (':' not in the first, where it reads as a scheme) and
 // percent-escapes of other printable ASCII (not / \ ? # % ; or '.', which
-// could smuggle a query or a step up) or of UTF-8 text, none "." or "..".
+// could smuggle a query or a step up) or of UTF-8 text (not in the first
+// segment, and no rune unsafeRune refuses), none "." or "..".
 // Controls, raw spaces and non-ASCII, ';', a malformed escape, an empty
 // segment, a scheme or a host are refused.
 func checkPath(p string) error {
@@ -153,8 +158,15 @@ func checkPath(p string) error {
 		if seg == "" {
 			return &ArgumentError{Name: "Path", Reason: "must be a path below /api_v2/ without empty segments, such as \"jobs/42\": no host, no leading, doubled or trailing /"}
 		}
-		if escaped, _ := url.PathUnescape(seg); strings.Trim(escaped, ". \u00a0") == "" || strings.TrimSpace(escaped) != escaped {
+		escaped, _ := url.PathUnescape(seg)
+		if strings.TrimFunc(escaped, func(r rune) bool { return r == '.' || unicode.IsSpace(r) }) == "" || strings.TrimSpace(escaped) != escaped {
 			return &ArgumentError{Name: "Path", Reason: "must not hold a segment of only dots and spaces (. or .. in any form), nor one beginning or ending with a space"}
+		}
+		if r, ok := unsafeRune(escaped); ok {
+			return &ArgumentError{Name: "Path", Reason: fmt.Sprintf("holds %+q: no invisible or control character (bidi controls, zero-width), nor one that servers normalising Unicode read as ASCII (fullwidth forms, dot leaders)", r)}
+		}
+		if n == 0 && strings.ContainsFunc(escaped, func(r rune) bool { return r >= utf8.RuneSelf }) {
+			return &ArgumentError{Name: "Path", Reason: "must begin with an ASCII segment, the resource (such as jobs): a server normalising Unicode may read other letters as ASCII"}
 		}
 		for i := 0; i < len(seg); i++ {
 			b := seg[i]
@@ -173,6 +185,24 @@ func checkPath(p string) error {
 		}
 	}
 	return nil
+}
+
+// unsafeRune returns the first rune of s, a path segment with its escapes
+// undone, that a path may not hold although it is UTF-8 text: a control
+// or format character (C1 controls, bidi controls, zero-width characters,
+// a byte order mark), which hides what the path says in logs and
+// Endpoint names; or a character that a server normalising Unicode (NFKC)
+// reads as ASCII, which could turn it into a step up or a slash: the
+// fullwidth forms of ASCII, the dot leaders and ellipsis, the small full
+// stop.
+func unsafeRune(s string) (rune, bool) {
+	for _, r := range s {
+		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || ('\uff01' <= r && r <= '\uff5e') ||
+			('\u2024' <= r && r <= '\u2026') || r == '\ufe52' {
+			return r, true
+		}
+	}
+	return 0, false
 }
 
 // isAuthenticate reports whether a path checkPath took may reach POST

@@ -250,7 +250,16 @@ func TestDoRefusesATokenMemberInTheBody(t *testing.T) {
 func TestDoRefusesWhatSomeServersReroute(t *testing.T) {
 	t.Parallel()
 	c, m := newMock(t)
-	for _, p := range []string{"jobs/...", "jobs/..%20", "jobs/%20..", "jobs/..%C2%A0", "jobs/%20x", "jobs/x%20", "jobs/%20"} {
+	for _, p := range []string{"jobs/...", "jobs/..%20", "jobs/%20..", "jobs/..%C2%A0", "jobs/%20x", "jobs/x%20", "jobs/%20",
+		// what servers normalising Unicode (NFKC) read as ASCII: fullwidth dots and solidus, dot leaders (attack 5, D9)
+		"jobs/%EF%BC%8E%EF%BC%8E/authenticate", "jobs/%EF%BC%8E", "jobs/.%EF%BC%8E", "jobs/%E2%80%A5/authenticate", "jobs/%E2%80%A4%E2%80%A4",
+		"jobs/%E2%80%A6", "jobs/%EF%B9%92%EF%B9%92", "jobs/a%EF%BC%8Fb", "jobs/..%E3%80%80",
+		// invisible characters: bidi controls, zero-width, C1 controls
+		"jobs/%E2%80%AE", "jobs/a%E2%80%AEb", "jobs/a%E2%81%A6b%E2%81%A9", "jobs/a%E2%80%8Fb", "jobs/a%E2%80%8Bb", "jobs/%EF%BB%BF1",
+		"jobs/x%C2%85y", "jobs/x%C2%9By",
+		// a first segment (the resource) that is not ASCII: "authenticate" in fullwidth or mathematical letters
+		"%EF%BD%81uthenticate", "%F0%9D%90%9Authenticate/x", "caf%C3%A9/1",
+	} {
 		_, err := c.Do(context.Background(), &workforce.RawRequest{Method: http.MethodGet, Path: p}, nil)
 		var argErr *workforce.ArgumentError
 		if assert.True(t, errors.As(err, &argErr), "%s: %v", p, err) {
@@ -264,4 +273,9 @@ func TestDoRefusesWhatSomeServersReroute(t *testing.T) {
 		assert.True(t, errors.As(err, &argErr), "%s: %v", name, err)
 	}
 	assert.Zero(t, m.GetTotalCallCount(), "nothing was sent")
+	m.RegisterNoResponder(httpmock.NewStringResponder(200, `{}`))
+	for _, p := range []string{"badges/caf%C3%A9", "tags/%E6%97%A5%E6%9C%AC", "notes/%D7%A9%D7%9C%D7%95%D7%9D", "jobs/a.b", "jobs/%E2%82%AC5"} {
+		_, err := c.Do(context.Background(), &workforce.RawRequest{Method: http.MethodGet, Path: p}, nil)
+		assert.NoError(t, err, "UTF-8 text past the first segment is sent: %s", p)
+	}
 }
