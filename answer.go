@@ -49,6 +49,14 @@ func (c *Client) read(cs *callState, hr *http.Response, err error, key string, o
 	if err == nil {
 		var w warnings
 		w, err = decodeEnvelope(a.data, key, out, MaxWarnings)
+		if t, ok := out.(**Token); ok { // an answer that issues a token: learnt before anything is reported
+			if *t != nil && (*t).Value != "" {
+				cs.learnSecret((*t).Value, resp)
+			}
+			for i := range w.list { // a value that fits no form may hold the token in any form ({"token": [T]})
+				w.list[i].Value = ""
+			}
+		}
 		resp.Warnings, resp.MoreWarnings = c.reportWarnings(cs, w), w.more
 	}
 	if err == nil && cs.id != 0 {
@@ -56,9 +64,6 @@ func (c *Client) read(cs *callState, hr *http.Response, err error, key string, o
 	}
 	if err != nil {
 		return resp, decodeError(cs, err)
-	}
-	if t, ok := out.(**Token); ok && *t != nil && (*t).Value != "" {
-		cs.learnSecret((*t).Value, resp)
 	}
 	return resp, nil
 }

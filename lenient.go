@@ -26,7 +26,8 @@ type Warning struct {
 	// "drug_tested", "worker.rating" or "transitions[1].latitude".
 	Field string
 	// Value is the value as sent, in JSON, cut to 64 bytes, with the keys,
-	// token and secrets the client knows replaced.
+	// token and secrets the client knows replaced; empty in the answer to
+	// POST /authenticate, whose values may hold the token it issues.
 	Value string
 	// Want names the kind of value the field takes, such as "boolean",
 	// "integer", "decimal" or "timestamp".
