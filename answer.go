@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"reflect"
 	"sync"
 
 	"github.com/workforce-marketplace/workforce-go/internal/jsonscan"
@@ -48,15 +49,50 @@ func (c *Client) read(cs *callState, hr *http.Response, err error, key string, o
 	if err == nil {
 		var w warnings
 		w, err = decodeEnvelope(a.data, key, out, MaxWarnings)
+		if t, ok := out.(**Token); ok { // an answer that issues a token: learnt before anything is reported
+			if *t != nil && (*t).Value != "" {
+				cs.learnSecret((*t).Value, resp)
+			}
+			for i := range w.list { // a value that fits no form may hold the token in any form ({"token": [T]})
+				w.list[i].Value = ""
+			}
+		}
 		resp.Warnings, resp.MoreWarnings = c.reportWarnings(cs, w), w.more
+	}
+	if err == nil && cs.id != 0 {
+		err = sameRecord(a.data, key, out, cs.id)
 	}
 	if err != nil {
 		return resp, decodeError(cs, err)
 	}
-	if t, ok := out.(**Token); ok && *t != nil && (*t).Value != "" {
-		cs.learnSecret((*t).Value, resp)
-	}
 	return resp, nil
+}
+
+// sameRecord refuses the answer data, decoded into out, to a call on the
+// record id by its path (a get, an update, an action), when the record it
+// holds is another (a proxy's or a cache's mix-up): its id is not id, or
+// it names an id twice, of which encoding/json would take the last. A
+// record without an id is left to the decoding's own checks.
+func sameRecord(data []byte, key string, out any, id int64) error {
+	v := reflect.ValueOf(out).Elem()
+	for v.Kind() == reflect.Pointer && !v.IsNil() {
+		v = v.Elem()
+	}
+	if v.Kind() != reflect.Struct {
+		return nil
+	}
+	field := v.FieldByName("ID")
+	if !field.IsValid() || field.Kind() != reflect.Int64 {
+		return nil
+	}
+	record, _, _ := unwrap(data, key)
+	if jsonscan.Named(record, "id") > 1 {
+		return fmt.Errorf("%w: the answer names the record's id more than once", ErrOtherRecord)
+	}
+	if got := field.Int(); got != 0 && got != id {
+		return fmt.Errorf("%w: asked for %d, answered %d", ErrOtherRecord, id, got)
+	}
+	return nil
 }
 
 // learnSecret adds secret, which an answer to the call cs delivered (a new
@@ -124,7 +160,7 @@ func (l answerLimits) check(data []byte, key string) error {
 		return fmt.Errorf("the answer is larger than %d bytes", l.body)
 	}
 	if l.records > 0 {
-		if list, _ := unwrap(data, key); jsonscan.ArrayLen(list) > l.records {
+		if list, _, _ := unwrap(data, key); jsonscan.ArrayLen(list) > l.records {
 			return fmt.Errorf("the list holds more than %d records, the most a page holds", l.records)
 		}
 	}

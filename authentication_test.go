@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"sync"
@@ -440,5 +441,43 @@ func TestA401StormFetchesFewTokensAndHidesThemAll(t *testing.T) {
 		_, _, err := c.Jobs.Get(context.Background(), 1)
 		require.ErrorIs(t, err, workforce.ErrNotFound)
 		assert.NotContains(t, err.Error(), tok[4:12])
+	}
+}
+
+// An /authenticate answer that issues a token but is otherwise malformed
+// (its expiry holds the token, as a string or inside an object; its token
+// is an array) shows the token in no warning, log line or error: the
+// token is learnt before anything is reported, and the warnings of such
+// an answer carry no value (attack 7, A7-6).
+func TestMalformedAuthenticateAnswerShowsNoToken(t *testing.T) {
+	t.Parallel()
+	const issued = "tok_ISSUEDmadeUpTOKEN9f8e7d6c5b4a39281706"
+	for name, body := range map[string]string{
+		"expiry the token":       `{"token": "` + issued + `", "expires_at": "` + issued + `"}`,
+		"expiry an object":       `{"token": "` + issued + `", "expires_at": {"t": "` + issued + `"}}`,
+		"token an array":         `{"token": ["` + issued + `"], "expires_at": "2030-01-01T00:00:00Z"}`,
+		"token an array, padded": `{"token": [" ` + issued + `"], "expires_at": "2030-01-01T00:00:00Z"}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			var logs syncBuffer
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "application/json")
+				fmt.Fprint(w, body)
+			}))
+			t.Cleanup(srv.Close)
+			c, err := workforce.New(testAPIKey, testSecretKey, workforce.WithBaseURL(srv.URL),
+				workforce.WithLogger(slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
+			require.NoError(t, err)
+			_, resp, err := c.Authentication.Authenticate(context.Background())
+			seen := logs.String()
+			if err != nil {
+				seen += fmt.Sprintf("%v %+v %#v", err, err, err)
+			}
+			if resp != nil {
+				seen += fmt.Sprintf("%v %+v", resp, resp.Warnings)
+			}
+			assert.NotContains(t, seen, issued[4:20])
+		})
 	}
 }

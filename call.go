@@ -22,6 +22,7 @@ type callState struct {
 	url          *url.URL        // where it goes, without its query
 	method, path string          // e.g. "GET" and "/api_v2/jobs/42", for errors and logs
 	rel          string          // the path below /api_v2/, e.g. "jobs/42", for Endpoint
+	id           int64           // the record the call is on by its path (jobs/42: 42), which its answer must be; 0 for none
 	start        time.Time       // when the call began, for the Settle methods
 
 	public   bool // sent without a token: POST /authenticate and GET /info
@@ -90,6 +91,7 @@ func (c *Client) newCall(ctx context.Context, r request) *callState {
 		method:   r.method,
 		path:     u.Path,
 		rel:      r.path,
+		id:       r.id,
 		start:    time.Now(),
 		public:   r.public,
 		write:    r.method != http.MethodGet && !r.public, // a token fetch made for a write is not that write

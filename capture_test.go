@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -183,6 +184,22 @@ func sameValue(t *testing.T, path string, f reflect.Value, want any) {
 	}
 }
 
+// shiftTimes returns page with every time in it moved by shift, each in
+// its own form (offset, fraction).
+func shiftTimes(page []byte, shift time.Duration) []byte {
+	stamp := regexp.MustCompile(`"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)"`)
+	return stamp.ReplaceAllFunc(page, func(s []byte) []byte {
+		text := string(s[1 : len(s)-1])
+		at, _ := time.Parse(time.RFC3339Nano, text)
+		layout := "2006-01-02T15:04:05Z07:00"
+		if dot := strings.IndexByte(text, '.'); dot >= 0 {
+			digits := len(text[dot+1:]) - len(strings.TrimLeft(text[dot+1:], "0123456789"))
+			layout = "2006-01-02T15:04:05." + strings.Repeat("0", digits) + "Z07:00"
+		}
+		return []byte(`"` + at.Add(shift).Format(layout) + `"`)
+	})
+}
+
 // Find and Settle work on the captured page, which names Workers only in
 // worker.id: the Worker re-assigned on a Job Request after a cancelled Job
 // is found by Find, and settled, to the new Job, never the cancelled one.
@@ -223,6 +240,10 @@ func TestCapturedPageFindAndSettle(t *testing.T) {
 	}
 	require.NotZero(t, newer, "the page holds a Worker assigned again after a cancelled Job")
 
+	// The page moved by whole days to today: a Settle refuses a server
+	// clock more than MaxClockSkew from the client's.
+	shift := time.Since(made).Truncate(24 * time.Hour)
+	page, made = shiftTimes(page, shift), made.Add(shift)
 	c, m := newMock(t, workforce.WithSettleHorizon(0))
 	servePage(m, page)
 	ctx := context.Background()

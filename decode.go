@@ -34,7 +34,10 @@ type finisher interface{ finish() }
 func decodeEnvelope(data []byte, key string, out any, most int) (warnings, error) {
 	unwrapped := false
 	if key != "" {
-		data, unwrapped = unwrap(data, key)
+		var err error
+		if data, unwrapped, err = unwrap(data, key); err != nil {
+			return warnings{}, err
+		}
 	}
 	var w warnings
 	if err := json.Unmarshal(data, out); err != nil {
@@ -70,17 +73,22 @@ func decodeEnvelope(data []byte, key string, out any, most int) (warnings, error
 // of duplicates taken. The envelope is unwrapped only when the whole
 // document is well formed (no trailing garbage, no second document, no
 // malformed member beside key); else data is decoded whole, to its error.
-func unwrap(data []byte, key string) ([]byte, bool) {
+// An envelope whose member key comes twice ({"job": {...}, "job": {...}})
+// is an error: which record it answers is not known.
+func unwrap(data []byte, key string) ([]byte, bool, error) {
 	v, at, n := jsonscan.Envelope(data, key)
 	switch {
 	case v == nil, n < 0: // no such member, or not a well-formed object: decoded whole, to its error
-		return data, false
+		return data, false, nil
 	case n > 1:
 		if _, hasID := jsonscan.Member(data, "id"); hasID {
-			return data, false
+			return data, false, nil
 		}
 		if c := v[0]; c != '{' && c != '[' && c != 'n' {
-			return data, false
+			return data, false, nil
+		}
+		if jsonscan.Named(data, key) > 1 {
+			return nil, false, fmt.Errorf("the answer holds %q more than once", key)
 		}
 	}
 	// The value is checked by its decoding; the rest of the document here,
@@ -88,9 +96,9 @@ func unwrap(data []byte, key string) ([]byte, bool) {
 	rest := make([]byte, 0, len(data)-len(v)+len("null"))
 	rest = append(append(append(rest, data[:at]...), "null"...), data[at+len(v):]...)
 	if !json.Valid(rest) {
-		return data, false
+		return data, false, nil
 	}
-	return v, true
+	return v, true, nil
 }
 
 // keepDocuments hands each resource in v (a resource, a pointer to one, or

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"strconv"
 	"testing"
 
 	"github.com/jarcoal/httpmock"
@@ -93,15 +94,15 @@ func TestRawIsTheResourcesOwn(t *testing.T) {
 
 // TestEnvelopedAnswersMustBeWellFormedWhole refuses an enveloped answer
 // followed by garbage or by a second document, or holding a malformed
-// member beside its envelope, in client calls and in Decode alike (D6),
-// and pins what the envelope means at its edges: the last of duplicate
-// keys, as encoding/json reads them; escaped names read unescaped; an
-// "id" beside the key makes the document the record; an "id" of null or
-// 0 is no ID.
+// member beside its envelope, or its key twice (attack 6, D5), in client
+// calls and in Decode alike (D6), and pins what the envelope means at its
+// edges: escaped names read unescaped; an "id" beside the key makes the
+// document the record; an "id" of null or 0 is no ID.
 func TestEnvelopedAnswersMustBeWellFormedWhole(t *testing.T) {
 	t.Parallel()
 	bad := []string{`{"job":{"id":11}}garbage`, `{"job":{"id":11}}{"job":{"id":12}}`, `{"job":{"id":11,"notes":"x"}} , "oops"`,
-		`{"job":{"id":11}}}`, `{"job":{"id":11},"meta":tru}`, `{"job":{"id":11},"meta":[1,}`, `{"job":{"id":11}} x`}
+		`{"job":{"id":11}}}`, `{"job":{"id":11},"meta":tru}`, `{"job":{"id":11},"meta":[1,}`, `{"job":{"id":11}} x`,
+		`{"job":{"id":1},"job":{"id":11}}`, `{"job":{"id":11},"\u006aob":{"id":11}}`}
 	c, m := newMock(t)
 	for _, body := range bad {
 		var j workforce.Job
@@ -115,7 +116,6 @@ func TestEnvelopedAnswersMustBeWellFormedWhole(t *testing.T) {
 	}
 	for body, want := range map[string]int64{
 		`{"job":{"id":11}}  ` + "\n":             11,
-		`{"job":{"id":1},"job":{"id":2}}`:        2, // the last, as encoding/json
 		`{"\u006aob":{"id":3}}`:                  3,
 		`{"job":{"id":5},"id":6}`:                6, // a record with a member "job"
 		`{"job":{"id":7},"meta":{"page":[1,2]}}`: 7,
@@ -126,8 +126,8 @@ func TestEnvelopedAnswersMustBeWellFormedWhole(t *testing.T) {
 		if assert.NoError(t, err, body) {
 			assert.Equal(t, want, j.ID, body)
 		}
-		m.RegisterResponder(http.MethodGet, mockBase+"/api_v2/jobs/11", httpmock.NewStringResponder(200, body))
-		job, _, err := c.Jobs.Get(context.Background(), 11)
+		m.RegisterResponder(http.MethodGet, mockBase+"/api_v2/jobs/"+strconv.FormatInt(want, 10), httpmock.NewStringResponder(200, body))
+		job, _, err := c.Jobs.Get(context.Background(), want)
 		if assert.NoError(t, err, body) {
 			assert.Equal(t, want, job.ID, body)
 		}

@@ -47,6 +47,11 @@ const (
 	maxMessage   = 1 << 10
 )
 
+// ErrOtherRecord is matched by the *DecodeError of a call on one record by
+// its ID (a get, an update, an action) whose answer is another record, or
+// names two IDs: nothing of it is returned.
+var ErrOtherRecord = errors.New("workforce: the answer is another record")
+
 // An APIError is an answer of the API with a status other than 2xx.
 type APIError struct {
 	// StatusCode is the HTTP status, such as 404.
@@ -68,7 +73,8 @@ type APIError struct {
 	// Body is the start of the response body (at most 4 KiB), secrets removed.
 	Body []byte
 	// OutcomeUnknown is true for a write that may have been done all the
-	// same: this answer is a 5xx other than 503, or an earlier attempt may
+	// same: this answer is a 5xx other than a 503 with a Retry-After (a
+	// router answers 503 after passing the request on), or an earlier attempt may
 	// have reached the server without an answer. It makes the error match
 	// ErrOutcomeUnknown.
 	OutcomeUnknown bool

@@ -332,7 +332,7 @@ func (r *faultRun) settle(pair [2]int64, create *workforce.JobCreate, err error)
 		case !errors.Is(serr, workforce.ErrNotFound):
 			continue // the settle's own read failed: again
 		}
-		for range 50 { // again while an answer says nothing was done (a 401, 429, 503 fault)
+		for range 50 { // again while an answer says nothing was done (a 401, a 429, a 503 with Retry-After)
 			var cerr error
 			job, _, cerr = r.c.Jobs.Create(ctx, create)
 			switch {

@@ -385,10 +385,12 @@ var railsZones = map[string]string{
 
 // zoneNamed loads the time zone a Job Request names: an IANA name, in any
 // case and with spaces around it, or a Rails name of a US zone; nil when
-// this machine cannot load it (no zoneinfo, an unknown name).
+// this machine cannot load it (no zoneinfo, an unknown name). "Local" and
+// "", which time.LoadLocation reads as this machine's zone and UTC, name
+// no zone of the server's: nil.
 func zoneNamed(name string) *time.Location {
 	name = strings.TrimSpace(name)
-	if name == "" {
+	if name == "" || strings.EqualFold(name, "local") {
 		return nil
 	}
 	if iana, ok := railsZones[strings.ToLower(name)]; ok {

@@ -26,7 +26,8 @@ type Warning struct {
 	// "drug_tested", "worker.rating" or "transitions[1].latitude".
 	Field string
 	// Value is the value as sent, in JSON, cut to 64 bytes, with the keys,
-	// token and secrets the client knows replaced.
+	// token and secrets the client knows replaced; empty in the answer to
+	// POST /authenticate, whose values may hold the token it issues.
 	Value string
 	// Want names the kind of value the field takes, such as "boolean",
 	// "integer", "decimal" or "timestamp".
@@ -54,14 +55,18 @@ func (w Warning) String() string {
 // of its plausible forms (docs/decoding.md lists them and how an envelope
 // is read), Raw filled. A value that fits no form leaves its field zero
 // and is returned as a Warning; only JSON that is not well formed
-// (anything after the document included), not of v's shape, or a record
-// without an "id" (null and 0 are none) is an error.
+// (anything after the document included), not of v's shape, an envelope
+// whose key comes twice, or a record without an "id" (null and 0 are
+// none) is an error.
 func Decode(data []byte, v any) ([]Warning, error) {
 	if rv := reflect.ValueOf(v); rv.Kind() != reflect.Pointer || rv.IsNil() {
 		return nil, &ArgumentError{Name: "v", Reason: "must be a non-nil pointer"}
 	}
 	if key := envelopeOf(reflect.TypeOf(v).Elem()); key != "" {
-		data, _ = unwrap(data, key) // {"job": {...}} is a Job too
+		var err error
+		if data, _, err = unwrap(data, key); err != nil { // {"job": {...}} is a Job too
+			return nil, err
+		}
 	}
 	w, err := decodeEnvelope(data, "", v, 0)
 	if err == nil {

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"net/http/httptrace"
 	"sync/atomic"
+	"time"
 
 	"github.com/workforce-marketplace/workforce-go/internal/retry"
 )
@@ -11,7 +12,8 @@ import (
 // Whether a write may have been done (docs/OUTCOME.md): an attempt may have
 // reached the server when it had a connection and then the connection
 // failed, the context ended, or the answer was a 2xx the caller will not
-// get, a redirect, or a 5xx other than 503. The wire knows whether an
+// get, a redirect, or a 5xx other than a 503 that asks to come back later
+// (Retry-After). The wire knows whether an
 // attempt had a connection; writeTracer tells the call, and the retry loop
 // judges each attempt's end (callState.attempted).
 
@@ -49,9 +51,17 @@ func (t writeTracer) RoundTrip(req *http.Request) (*http.Response, error) {
 }
 
 // nothingDone reports whether an answer shows the server did nothing: a
-// 4xx (429 included) or a 503. A redirect does not: a 303 is the usual
-// answer to a POST that was done.
+// 4xx (429 included), or a 503 that carries a Retry-After, the server's own
+// "not now". A 503 without one does not: a router answers it after passing
+// the request on (Heroku's H12 after 30 s, while the app goes on working),
+// nor does a redirect: a 303 is the usual answer to a POST that was done.
 func nothingDone(resp *http.Response, err error) bool {
-	return err == nil && resp != nil &&
-		((resp.StatusCode >= 400 && resp.StatusCode <= 499) || resp.StatusCode == http.StatusServiceUnavailable)
+	if err != nil || resp == nil {
+		return false
+	}
+	if resp.StatusCode == http.StatusServiceUnavailable {
+		_, ok := retry.ParseRetryAfter(resp.Header.Get("Retry-After"), 0, time.Now())
+		return ok
+	}
+	return resp.StatusCode >= 400 && resp.StatusCode <= 499
 }

@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/http/httptrace"
+	"net/http/httputil"
+	"net/url"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -49,7 +51,8 @@ func TestCreateOutcomeUnderEachFault(t *testing.T) {
 		{"dropped before the server acted", workforcetest.Fault{Drop: true}, true, false, 1},
 		{"gateway timeout", workforcetest.Fault{Status: http.StatusGatewayTimeout}, true, false, 1},
 		{"bad gateway", workforcetest.Fault{Status: http.StatusBadGateway}, true, false, 1},
-		{"service unavailable", workforcetest.Fault{Status: http.StatusServiceUnavailable}, false, false, 1},
+		{"service unavailable", workforcetest.Fault{Status: http.StatusServiceUnavailable}, true, false, 1},
+		{"service unavailable, come back later", workforcetest.Fault{Status: http.StatusServiceUnavailable, RetryAfter: "1"}, false, false, 1},
 		{"rate limited, then served", workforcetest.Fault{Status: http.StatusTooManyRequests, RetryAfter: "1"}, false, true, 2},
 		{"internal error", workforcetest.Fault{Status: http.StatusInternalServerError}, true, false, 1},
 	}
@@ -306,6 +309,41 @@ func TestUpdateAnswered502Then503IsUnknown(t *testing.T) {
 	_, _, err := c.Badges.Update(context.Background(), 3, badge)
 	require.Equal(t, int64(2), n.Load())
 	require.ErrorIs(t, err, workforce.ErrOutcomeUnknown)
+}
+
+// A router that answers 503 once the app has the create and goes on with
+// it (Heroku's H12 "Request timeout"): the outcome is unknown, and the
+// create's Settle finds the record made, so that it is not made twice.
+func TestCreateAnswered503AfterActingIsUnknown(t *testing.T) {
+	t.Parallel()
+	srv := workforcetest.NewServer(t)
+	target, err := url.Parse(srv.URL)
+	require.NoError(t, err)
+	router := httputil.NewSingleHostReverseProxy(target)
+	router.ModifyResponse = func(r *http.Response) error {
+		if r.Request.Method == http.MethodPost && r.Request.URL.Path == "/api_v2/jobs/assign" {
+			r.StatusCode = http.StatusServiceUnavailable // the app made the Job; the router says 503
+			r.Header.Set("Via", "1.1 vegur")
+		}
+		return nil
+	}
+	front := httptest.NewServer(router)
+	t.Cleanup(front.Close)
+	c, err := workforce.New(srv.Private.APIKey, srv.Private.SecretKey, workforce.WithBaseURL(front.URL),
+		workforce.WithRetry(3, time.Millisecond, time.Millisecond))
+	require.NoError(t, err)
+	seed := srv.Seed()
+	ctx := context.Background()
+	create := &workforce.JobCreate{WorkerID: seed.WorkerIDs[2], JobRequestID: seed.JobRequest1099ID}
+
+	_, _, err = c.Jobs.Assign(ctx, create)
+	require.ErrorIs(t, err, workforce.ErrOutcomeUnknown)
+	require.ErrorIs(t, err, workforce.ErrServer)
+	assert.Equal(t, 1, countRequests(srv, http.MethodPost, "/api_v2/jobs/assign"), "a create answered 503 is not sent again")
+	job, err := c.Jobs.Settle(ctx, create, err)
+	require.NoError(t, err)
+	assert.Equal(t, seed.WorkerIDs[2], job.WorkerID)
+	assert.Len(t, jobsOf(t, c, seed.JobRequest1099ID, seed.WorkerIDs[2]), 1, "one Job, not two")
 }
 
 // A create answered 303 See Other after the server acted

@@ -2,13 +2,16 @@ package workforce
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"iter"
 	"net/http"
 	"net/url"
 	"reflect"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/workforce-marketplace/workforce-go/internal/jsonscan"
@@ -34,9 +37,12 @@ type RawRequest struct {
 	// segments of letters, digits, -._~!$&'()*+,=:@ (':' not in the
 	// first) and percent-escapes
 	// of other printable ASCII characters (not of / \ ? # % ; or a dot)
-	// and of UTF-8 text, separated by single slashes, none made only of
-	// dots and spaces ("." or ".." in any form) nor beginning or ending with
-	// a space once unescaped.
+	// and of UTF-8 text (past the first segment; no control or invisible
+	// format character such as a bidi control, and nothing a server
+	// normalising Unicode reads as ASCII: fullwidth forms, dot leaders),
+	// separated by single slashes, none made only of dots and spaces ("."
+	// or ".." in any form) nor beginning or ending with a space once
+	// unescaped.
 	// Anything else (a leading or doubled slash, a ';', a query, a host, a
 	// malformed escape) is refused, and so are a key or a token and the
 	// authenticate endpoint in any form ("Authenticate", "authenticate.json").
@@ -46,9 +52,11 @@ type RawRequest struct {
 	// or a token.
 	Query url.Values
 	// Body is encoded as JSON when not nil, such as
-	// map[string]any{"job": map[string]any{"worker_id": 7}}; a body whose
-	// encoding holds a key or a token, or a top-level "token" member, is
-	// refused.
+	// map[string]any{"job": map[string]any{"worker_id": 7}}, or sent as
+	// it is when a json.RawMessage; a []byte is refused (JSON would send
+	// it as base64). A body whose encoding holds a key or a token (in a
+	// base64 string, as a []byte member is written, too), or a top-level
+	// "token" member, is refused.
 	Body any
 	// Key is the envelope the answer is wrapped in, such as "job"; the
 	// answer is decoded whole when it is "" or the answer is not an
@@ -112,6 +120,9 @@ func (r *RawRequest) check(out any) error {
 	if isAuthenticate(r.Path) {
 		return &ArgumentError{Name: "Path", Reason: "may not name the authenticate endpoint: its body holds the keys and its answer a token (Authentication.Authenticate gets one)"}
 	}
+	if _, ok := r.Body.([]byte); ok {
+		return &ArgumentError{Name: "Body", Reason: "is a []byte, which JSON encodes as a base64 string: give JSON already encoded as a json.RawMessage"}
+	}
 	for k := range r.Query {
 		if strings.EqualFold(strings.TrimSpace(k), "token") {
 			return &ArgumentError{Name: "Query", Reason: "must not hold a token: the client adds its own"}
@@ -129,7 +140,8 @@ func (r *RawRequest) check(out any) error {
 // /api_v2/: segments separated by single slashes, each of letters, digits,
 // -._~!$&'()*+,=:@ (':' not in the first, where it reads as a scheme) and
 // percent-escapes of other printable ASCII (not / \ ? # % ; or '.', which
-// could smuggle a query or a step up) or of UTF-8 text, none "." or "..".
+// could smuggle a query or a step up) or of UTF-8 text (not in the first
+// segment, and no rune unsafeRune refuses), none "." or "..".
 // Controls, raw spaces and non-ASCII, ';', a malformed escape, an empty
 // segment, a scheme or a host are refused.
 func checkPath(p string) error {
@@ -146,8 +158,15 @@ func checkPath(p string) error {
 		if seg == "" {
 			return &ArgumentError{Name: "Path", Reason: "must be a path below /api_v2/ without empty segments, such as \"jobs/42\": no host, no leading, doubled or trailing /"}
 		}
-		if escaped, _ := url.PathUnescape(seg); strings.Trim(escaped, ". \u00a0") == "" || strings.TrimSpace(escaped) != escaped {
+		escaped, _ := url.PathUnescape(seg)
+		if strings.TrimFunc(escaped, func(r rune) bool { return r == '.' || unicode.IsSpace(r) }) == "" || strings.TrimSpace(escaped) != escaped {
 			return &ArgumentError{Name: "Path", Reason: "must not hold a segment of only dots and spaces (. or .. in any form), nor one beginning or ending with a space"}
+		}
+		if r, ok := unsafeRune(escaped); ok {
+			return &ArgumentError{Name: "Path", Reason: fmt.Sprintf("holds %+q: no invisible or control character (bidi controls, zero-width), nor one that servers normalising Unicode read as ASCII (fullwidth forms, dot leaders)", r)}
+		}
+		if n == 0 && strings.ContainsFunc(escaped, func(r rune) bool { return r >= utf8.RuneSelf }) {
+			return &ArgumentError{Name: "Path", Reason: "must begin with an ASCII segment, the resource (such as jobs): a server normalising Unicode may read other letters as ASCII"}
 		}
 		for i := 0; i < len(seg); i++ {
 			b := seg[i]
@@ -166,6 +185,24 @@ func checkPath(p string) error {
 		}
 	}
 	return nil
+}
+
+// unsafeRune returns the first rune of s, a path segment with its escapes
+// undone, that a path may not hold although it is UTF-8 text: a control
+// or format character (C1 controls, bidi controls, zero-width characters,
+// a byte order mark), which hides what the path says in logs and
+// Endpoint names; or a character that a server normalising Unicode (NFKC)
+// reads as ASCII, which could turn it into a step up or a slash: the
+// fullwidth forms of ASCII, the dot leaders and ellipsis, the small full
+// stop.
+func unsafeRune(s string) (rune, bool) {
+	for _, r := range s {
+		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || ('\uff01' <= r && r <= '\uff5e') ||
+			('\u2024' <= r && r <= '\u2026') || r == '\ufe52' {
+			return r, true
+		}
+	}
+	return 0, false
 }
 
 // isAuthenticate reports whether a path checkPath took may reach POST
@@ -262,6 +299,11 @@ func checkRawBody(red *redact.Redactor, body []byte) error {
 	if err := refuseSecret(red, "Body", string(body)); err != nil {
 		return err
 	}
+	for s := range base64Strings(body) { // a []byte, as encoding/json writes it
+		if err := refuseSecret(red, "Body", s); err != nil {
+			return err
+		}
+	}
 	token, _, _ := jsonscan.Envelope(body, "token")
 	if token == nil {
 		jsonscan.Members(body, func(name, _ []byte) bool {
@@ -275,6 +317,33 @@ func checkRawBody(red *redact.Redactor, body []byte) error {
 		return &ArgumentError{Name: "Body", Reason: "must not hold a \"token\" member: the client adds its own"}
 	}
 	return nil
+}
+
+// base64Strings yields the text of each string of the JSON body that is
+// standard base64, as encoding/json writes a []byte: a key held as bytes
+// is sent in that form, which reverses to the key.
+func base64Strings(body []byte) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		for i := 0; i < len(body); i++ {
+			if body[i] != '"' {
+				continue
+			}
+			j, escaped := i+1, false
+			for ; j < len(body) && body[j] != '"'; j++ {
+				if body[j] == '\\' {
+					j, escaped = j+1, true
+				}
+			}
+			lit := body[i+1 : min(j, len(body))]
+			i = j
+			if escaped || len(lit) == 0 || len(lit)%4 != 0 { // base64 needs no escape
+				continue
+			}
+			if b, err := base64.StdEncoding.DecodeString(string(lit)); err == nil && !yield(string(b)) {
+				return
+			}
+		}
+	}
 }
 
 // refuseSecret is the one rule for every part of a RawRequest: it refuses

@@ -2,6 +2,7 @@ package workforce_test
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -159,6 +160,12 @@ func TestDoRefusesASecretInAnyPartOfTheRequest(t *testing.T) {
 		"the token in a body":           {workforce.RawRequest{Method: "POST", Path: "webhooks", Body: map[string]any{"t": testToken}}, "Body", testToken},
 		"the token's start in a body":   {workforce.RawRequest{Method: "PUT", Path: "webhooks/1", Body: []string{testToken[:12]}}, "Body", testToken[:12]},
 		"a token member in a body":      {workforce.RawRequest{Method: "POST", Path: "webhooks", Body: map[string]any{"token": "abc123"}}, "Body", "abc123"},
+		// encoding/json writes a []byte as base64 (D4 of attack 6)
+		"the secret key as []byte":      {workforce.RawRequest{Method: "POST", Path: "webhooks", Body: map[string][]byte{"k": []byte(testSecretKey)}}, "Body", testSecretKey},
+		"the token inside longer bytes": {workforce.RawRequest{Method: "POST", Path: "webhooks", Body: map[string]any{"a": map[string]any{"blob": []byte("xy " + testToken + " z")}}}, "Body", testToken},
+		"the API key in base64":         {workforce.RawRequest{Method: "POST", Path: "webhooks", Body: []string{base64.StdEncoding.EncodeToString([]byte(testAPIKey))}}, "Body", testAPIKey},
+		"a live key's shape as []byte":  {workforce.RawRequest{Method: "POST", Path: "webhooks", Body: map[string]any{"k": []byte("sk_live_made_up_other")}}, "Body", "made_up_other"},
+		"a whole body as []byte":        {workforce.RawRequest{Method: "POST", Path: "webhooks", Body: []byte(`{"a": 1}`)}, "Body", "\"a\""},
 		"the token in a path":           {workforce.RawRequest{Method: "GET", Path: "jobs/" + testToken}, "Path", testToken},
 		"the token escaped in a path":   {workforce.RawRequest{Method: "GET", Path: "jobs/" + escaped}, "Path", testToken[1:]},
 		"a key across segments":         {workforce.RawRequest{Method: "DELETE", Path: "x/" + testAPIKey[:12] + "/" + testAPIKey[12:]}, "Path", testAPIKey[8:]},
@@ -178,6 +185,11 @@ func TestDoRefusesASecretInAnyPartOfTheRequest(t *testing.T) {
 	_, err = c.Do(context.Background(), &workforce.RawRequest{Method: "POST", Path: "webhooks", Query: url.Values{"q": {"tok"}},
 		Body: map[string]any{"url": "https://example.test/hook", "events": []string{"job.updated"}}}, nil)
 	assert.NoError(t, err, "a request holding no secret is sent")
+	_, err = c.Do(context.Background(), &workforce.RawRequest{Method: "POST", Path: "webhooks",
+		Body: map[string]any{"file": []byte("a file, no key in it"), "id": "abcd", "b64": base64.StdEncoding.EncodeToString([]byte("plain text"))}}, nil)
+	assert.NoError(t, err, "bytes and base64 holding no secret are sent")
+	_, err = c.Do(context.Background(), &workforce.RawRequest{Method: "POST", Path: "webhooks", Body: json.RawMessage(`{"a": 1}`)}, nil)
+	assert.NoError(t, err, "a body already encoded is a json.RawMessage")
 }
 
 // TestDoRefusesTheAuthenticateEndpoint keeps Client.Do from POST
@@ -238,7 +250,16 @@ func TestDoRefusesATokenMemberInTheBody(t *testing.T) {
 func TestDoRefusesWhatSomeServersReroute(t *testing.T) {
 	t.Parallel()
 	c, m := newMock(t)
-	for _, p := range []string{"jobs/...", "jobs/..%20", "jobs/%20..", "jobs/..%C2%A0", "jobs/%20x", "jobs/x%20", "jobs/%20"} {
+	for _, p := range []string{"jobs/...", "jobs/..%20", "jobs/%20..", "jobs/..%C2%A0", "jobs/%20x", "jobs/x%20", "jobs/%20",
+		// what servers normalising Unicode (NFKC) read as ASCII: fullwidth dots and solidus, dot leaders (attack 5, D9)
+		"jobs/%EF%BC%8E%EF%BC%8E/authenticate", "jobs/%EF%BC%8E", "jobs/.%EF%BC%8E", "jobs/%E2%80%A5/authenticate", "jobs/%E2%80%A4%E2%80%A4",
+		"jobs/%E2%80%A6", "jobs/%EF%B9%92%EF%B9%92", "jobs/a%EF%BC%8Fb", "jobs/..%E3%80%80",
+		// invisible characters: bidi controls, zero-width, C1 controls
+		"jobs/%E2%80%AE", "jobs/a%E2%80%AEb", "jobs/a%E2%81%A6b%E2%81%A9", "jobs/a%E2%80%8Fb", "jobs/a%E2%80%8Bb", "jobs/%EF%BB%BF1",
+		"jobs/x%C2%85y", "jobs/x%C2%9By",
+		// a first segment (the resource) that is not ASCII: "authenticate" in fullwidth or mathematical letters
+		"%EF%BD%81uthenticate", "%F0%9D%90%9Authenticate/x", "caf%C3%A9/1",
+	} {
 		_, err := c.Do(context.Background(), &workforce.RawRequest{Method: http.MethodGet, Path: p}, nil)
 		var argErr *workforce.ArgumentError
 		if assert.True(t, errors.As(err, &argErr), "%s: %v", p, err) {
@@ -252,4 +273,9 @@ func TestDoRefusesWhatSomeServersReroute(t *testing.T) {
 		assert.True(t, errors.As(err, &argErr), "%s: %v", name, err)
 	}
 	assert.Zero(t, m.GetTotalCallCount(), "nothing was sent")
+	m.RegisterNoResponder(httpmock.NewStringResponder(200, `{}`))
+	for _, p := range []string{"badges/caf%C3%A9", "tags/%E6%97%A5%E6%9C%AC", "notes/%D7%A9%D7%9C%D7%95%D7%9D", "jobs/a.b", "jobs/%E2%82%AC5"} {
+		_, err := c.Do(context.Background(), &workforce.RawRequest{Method: http.MethodGet, Path: p}, nil)
+		assert.NoError(t, err, "UTF-8 text past the first segment is sent: %s", p)
+	}
 }

@@ -32,6 +32,7 @@ type request struct {
 	body   any          // encoded as JSON, or nil
 	stream stream       // a body produced as it is sent, instead of body; or nil
 	key    string       // the envelope key the answer is wrapped in, or ""
+	id     int64        // the record the call reads or changes by its path, which the answer must be; or 0
 	create bool         // sending it twice could create two records
 	public bool         // needs no token
 	page   *ListOptions // the paging of a page of a list (see answerLimits), whose NextPage is set; or nil

@@ -74,7 +74,7 @@ type listOptions interface {
 
 // get describes GET r/id: the record.
 func (r resource) get(id int64) request {
-	return request{method: http.MethodGet, path: r.at(id), key: r.key, public: r.public, err: checkID("id", id)}
+	return request{method: http.MethodGet, path: r.at(id), key: r.key, id: id, public: r.public, err: checkID("id", id)}
 }
 
 // find describes GET r with the query q (nil for none): one answer,
@@ -122,13 +122,17 @@ func (r resource) create(p params) request {
 
 // update describes PATCH r/id with p wrapped in r's key.
 func (r resource) update(id int64, p params) request {
-	return r.write(http.MethodPatch, r.at(id), p, true, firstError(checkID("id", id), p.check(false)))
+	req := r.write(http.MethodPatch, r.at(id), p, true, firstError(checkID("id", id), p.check(false)))
+	req.id = id
+	return req
 }
 
 // updateUnwrapped describes PATCH r/id with p's fields at the top level,
 // as PATCH /jobs/:id takes them, and PATCH /job_requests/:id its state.
 func (r resource) updateUnwrapped(id int64, p params) request {
-	return r.write(http.MethodPatch, r.at(id), p, false, firstError(checkID("id", id), p.check(false)))
+	req := r.write(http.MethodPatch, r.at(id), p, false, firstError(checkID("id", id), p.check(false)))
+	req.id = id
+	return req
 }
 
 // Whether doing an action twice does it twice.
@@ -145,7 +149,7 @@ func (r resource) act(id int64, name string, p params, once bool) request {
 		err = p.check(false)
 	}
 	req := r.write(http.MethodPost, r.at(id, name), p, false, err)
-	req.create = once
+	req.create, req.id = once, id
 	return req
 }
 
@@ -163,7 +167,7 @@ func (r resource) upload(s stream) request {
 
 // delete describes DELETE r/id: the record, as it was.
 func (r resource) delete(id int64) request {
-	return request{method: http.MethodDelete, path: r.at(id), key: r.key, err: checkID("id", id)}
+	return request{method: http.MethodDelete, path: r.at(id), key: r.key, id: id, err: checkID("id", id)}
 }
 
 // write describes method on path with the body p (none when p is nil),

@@ -135,7 +135,7 @@ func settle[T any](ctx context.Context, c *Client, callErr error, what string, f
 			r, ok, err = find(floor)
 		}
 		switch {
-		case err != nil && ctx.Err() != nil:
+		case err != nil && (ctx.Err() != nil || errors.Is(err, ErrServerClock)): // waiting mends neither
 			return zero, unsettled(err)
 		case err == nil && ok:
 			return r, nil
@@ -174,13 +174,19 @@ func WithClockTolerance(d time.Duration) Option { return func(s *settings) { s.c
 // the call that began at started could have made its record (see
 // docs/settling.md): the server's time as it wrote it (cut to its
 // precision, so never later than the truth), less the time elapsed since
-// the call began, less the clock tolerance.
+// the call began, less the clock tolerance. A server clock more than
+// MaxClockSkew from the client's, which a sync refuses too, is an error
+// matching ErrServerClock: a floor from it would decide the verdict.
 func (c *Client) settleFloor(ctx context.Context, started time.Time) (time.Time, error) {
 	now, _, err := c.serverTime(ctx)
 	if err != nil {
 		return time.Time{}, err
 	}
-	return now.Add(-elapsedSince(started, time.Now())).Add(-c.clockTolerance), nil
+	local := time.Now()
+	if skew := now.Sub(local); skew > MaxClockSkew || skew < -MaxClockSkew {
+		return time.Time{}, fmt.Errorf("%w: the server says %s, the client %s", ErrServerClock, now.UTC().Format(time.RFC3339), local.UTC().Format(time.RFC3339))
+	}
+	return now.Add(-elapsedSince(started, local)).Add(-c.clockTolerance), nil
 }
 
 // madeSince tells whether a record stamped t was made at or after floor,

@@ -108,7 +108,8 @@ func TestSettleBound(t *testing.T) {
 		t.Run(clock, func(t *testing.T) {
 			t.Parallel()
 			c, m := newMock(t, workforce.WithSettleHorizon(0))
-			server := time.Date(2026, 11, 20, 18, 0, 10, 0, time.UTC)
+			y, mo, d := time.Now().UTC().Date() // today, within MaxClockSkew of the client's clock
+			server := time.Date(y, mo, d, 18, 0, 10, 0, time.UTC)
 			m.RegisterResponder(http.MethodGet, mockBase+"/api_v2/info", func(*http.Request) (*http.Response, error) {
 				if clock == "Date header" {
 					resp := httpmock.NewStringResponse(404, `{"error": "not found"}`)
@@ -137,7 +138,7 @@ func TestSettleBound(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, int64(13), got.ID, "made after the bound, filled, the Worker's by worker.id")
 			assert.Contains(t, query, "job_request_id=9")
-			assert.Contains(t, query, "updated_after=2026-11-20T18%3A00%3A0") // two seconds before the bound
+			assert.Contains(t, query, "updated_after="+server.Format("2006-01-02")+"T18%3A00%3A0") // two seconds before the bound
 
 			page = `{"jobs": [` + job(12, server.Add(-10*time.Second), "filled") + `]}`
 			_, err = c.Jobs.Settle(context.Background(), create, &workforce.TransportError{OutcomeUnknown: true, Started: started})
@@ -282,9 +283,13 @@ func TestSettleTakesNoApplicationForAnAssign(t *testing.T) {
 }
 
 // settleAgainst settles a Job create that began at started against a mock
-// whose /info tells info and whose Job 21 was made at the text made.
+// whose /info tells info and whose Job 21 was made at the text made, both
+// on 2026-11-20, which is moved to today (a Settle refuses a server clock
+// more than MaxClockSkew from the client's).
 func settleAgainst(t *testing.T, info, made string, started time.Time, opts ...workforce.Option) (*workforce.Job, error) {
 	t.Helper()
+	today := time.Now().UTC().Format("2006-01-02")
+	info, made = strings.Replace(info, "2026-11-20", today, 1), strings.Replace(made, "2026-11-20", today, 1)
 	c, m := newMock(t, append([]workforce.Option{workforce.WithSettleHorizon(0)}, opts...)...)
 	m.RegisterResponder(http.MethodGet, mockBase+"/api_v2/info",
 		httpmock.NewStringResponder(200, fmt.Sprintf(`{"utc_time_now": %q}`, info)))

@@ -20,7 +20,8 @@ import (
 // A zone this machine cannot load (no zoneinfo in a scratch image, a name
 // it does not know) never makes the settle conclude "not done" for a
 // candidate that matches every other field: it answers an error matching
-// ErrOutcomeUnknown that names the zone (D2).
+// ErrOutcomeUnknown that names the zone (D2). Neither does a zone named
+// "Local" or "", which Go would read as the host's zone and UTC.
 func TestSettleJobRequestZoneNames(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -36,6 +37,13 @@ func TestSettleJobRequestZoneNames(t *testing.T) {
 		{"Mars/Olympus_Mons", "2031-12-01T09:00:00.000-05:00", true, false},  // the offset written shows 09:00
 		{"Mars/Olympus_Mons", "2031-12-03T06:00:00.000-08:00", false, false}, // no zone shows 09:00 then
 		{"America/New_York", "2031-12-01T07:00:00.000-08:00", false, false},
+		// Names Go reads as zones of its own, never the Job Request's: the
+		// host's zone ("Local") and UTC (""). The verdict must not depend
+		// on the machine's TZ.
+		{"Local", "2031-12-01T06:00:00.000-08:00", false, true},
+		{"local", "2031-12-01T06:00:00.000-08:00", false, true},
+		{"Local", "2031-12-01T09:00:00.000-05:00", true, false},
+		{"", "2031-12-01T06:00:00.000-08:00", false, true},
 	} {
 		t.Run(tc.zone+"/"+tc.start, func(t *testing.T) {
 			t.Parallel()
