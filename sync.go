@@ -44,8 +44,9 @@ var ErrSyncUnstable = errors.New("workforce: sync: records at the top of the win
 // when the server's clock is more than MaxClockSkew ahead of the client's,
 // or before the watermark by more than MaxClockSkew: a watermark set from
 // such a clock would make the next sync skip records. The watermark is
-// left as it was.
-var ErrServerClock = errors.New("workforce: sync: the server's clock is too far from the client's or from the watermark")
+// left as it was. A Settle's *UnsettledError matches it when the server's
+// clock is more than MaxClockSkew from the client's: no verdict is drawn.
+var ErrServerClock = errors.New("workforce: the server's clock is too far from the client's or from the watermark")
 
 // MaxClockSkew is how far the server's clock may be ahead of the client's,
 // or behind the watermark, before a sync refuses to trust it
