@@ -1,6 +1,7 @@
 package workforcetest
 
 import (
+	"bytes"
 	"encoding/json"
 	"sync/atomic"
 	"time"
@@ -96,16 +97,49 @@ func (e jobEntry) body() []byte {
 	if e.miss == nil {
 		return e.cached
 	}
-	data, err := json.Marshal(&e.miss.value)
-	if err != nil {
-		return []byte("null") // never: jobJSON holds no value json cannot write
-	}
+	data := marshalJob(&e.miss.value)
 	if e.miss.cache != nil {
 		r := e.miss.r
 		r.json = data
 		e.miss.cache.last.Store(&r)
 	}
 	return data
+}
+
+// jobTail is how json writes a jobJSON's last fields when they are empty; marshalJob writes them
+// itself.
+const jobTail = `"worker":null,"employer":null,"transitions":null}`
+
+// marshalJob writes j as json.Marshal does, the same bytes, at about half its cost on a first
+// sync: json writes the head of the Job, and its embedded Users, already written and compact, are
+// spliced in as they are, where json would check and compact them again.
+func marshalJob(j *jobJSON) []byte {
+	head := *j
+	head.Worker, head.Employer, head.Transitions = nil, nil, nil
+	h, err := json.Marshal(&head)
+	if err != nil {
+		return []byte("null") // never: jobJSON holds no value json cannot write
+	}
+	ts, err := json.Marshal(j.Transitions)
+	if err != nil || !bytes.HasSuffix(h, []byte(jobTail)) {
+		h, _ = json.Marshal(j) // never: json writes the fields in their order, and transitions can be written
+		return h
+	}
+	h = h[:len(h)-len(jobTail)]
+	out := make([]byte, 0, len(h)+len(j.Worker)+len(j.Employer)+len(ts)+64)
+	out = append(out, h...)
+	out = appendRaw(append(out, `"worker":`...), j.Worker)
+	out = appendRaw(append(out, `,"employer":`...), j.Employer)
+	out = append(append(append(out, `,"transitions":`...), ts...), '}')
+	return out
+}
+
+// appendRaw appends u to b, or null when u is nil, as json writes a nil json.RawMessage.
+func appendRaw(b []byte, u embeddedUserBytes) []byte {
+	if u == nil {
+		return append(b, "null"...)
+	}
+	return append(b, u...)
 }
 
 // embeddedUser returns the JSON of the User with id as a Job embeds it, or nil (JSON null) when

@@ -1,0 +1,42 @@
+package workforcetest
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+)
+
+// marshalJob writes the same bytes as json.Marshal for every Job of a seeded store, as each Pool
+// sees it, and for values json escapes (HTML characters, line separators) and empty fields.
+func TestMarshalJobWritesWhatJSONWrites(t *testing.T) {
+	t.Parallel()
+	s := startStore(t, 120)
+	var jobs []jobJSON
+	_ = s.st.read(func(v view) error {
+		for _, j := range s.st.jobs.order {
+			jobs = append(jobs, renderJobFor(v, j, poolPrivate), renderJobFor(v, j, poolPublic))
+		}
+		return nil
+	})
+	odd := "<b>&amp; \u2028 \"quoted\"\n é"
+	var hostile jobJSON
+	if len(jobs) > 0 {
+		hostile = jobs[0]
+	}
+	hostile.CancelledReason, hostile.RequestorNotes, hostile.State = &odd, &odd, odd
+	hostile.Worker = marshalEmbeddedUser(&embeddedUserJSON{FirstName: odd})
+	hostile.Transitions = nil
+	jobs = append(jobs, hostile, jobJSON{})
+	for i := range jobs {
+		want, err := json.Marshal(&jobs[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := marshalJob(&jobs[i]); !bytes.Equal(got, want) {
+			t.Fatalf("job %d:\n got %s\nwant %s", i, got, want)
+		}
+	}
+	if len(jobs) < 240 {
+		t.Fatalf("rendered %d Jobs, want at least 240", len(jobs))
+	}
+}
