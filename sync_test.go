@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"iter"
 	"maps"
 	"math/rand/v2"
 	"net/http"
@@ -119,12 +120,44 @@ func (s *changingStore) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		fmt.Fprintf(&b, `{"id": %d, "updated_at": %q}`, id, s.updated[id].Format("2006-01-02T15:04:05.000Z07:00"))
 	}
-	fmt.Fprintf(w, `{"jobs": [%s]}`, b.String())
+	fmt.Fprintf(w, `{%q: [%s]}`, strings.TrimPrefix(r.URL.Path, "/api_v2/"), b.String()) // the same records under any list
 }
 
 func (s *changingStore) client(t *testing.T, url string) *workforce.Client {
 	c := newKeyed(t, url, workforce.WithRetry(0, 0, 0))
 	return c
+}
+
+// syncOf runs a sync of resource ("jobs", "job_requests" or "users") from
+// *wm with c, yielding each record's ID.
+func syncOf(c *workforce.Client, resource string, wm *time.Time, opts *workforce.SyncOptions) iter.Seq2[int64, error] {
+	return func(yield func(int64, error) bool) {
+		ctx := context.Background()
+		switch resource {
+		case "jobs":
+			for j, err := range c.Jobs.Sync(ctx, wm, opts) {
+				id := int64(0)
+				if j != nil {
+					id = j.ID
+				}
+				if !yield(id, err) {
+					return
+				}
+			}
+		case "job_requests":
+			for jr, err := range c.JobRequests.Sync(ctx, wm, opts) {
+				if !yield(idOf(jr), err) {
+					return
+				}
+			}
+		case "users":
+			for u, err := range c.Users.Sync(ctx, wm, opts) {
+				if !yield(userID(u), err) {
+					return
+				}
+			}
+		}
+	}
 }
 
 // syncOnce runs a sync from *wm and answers how often each ID was yielded.
@@ -804,8 +837,12 @@ func TestSyncDoesNotTrustAFarServerClock(t *testing.T) {
 // reads only what the first did not.
 func TestSyncResumesAfterAFailure(t *testing.T) {
 	t.Parallel()
-	for _, cut := range []bool{false, true} {
-		t.Run(fmt.Sprintf("cut connection %v", cut), func(t *testing.T) {
+	for _, tc := range []struct {
+		resource string
+		cut      bool
+	}{{"jobs", false}, {"jobs", true}, {"job_requests", false}, {"users", true}} {
+		resource, cut := tc.resource, tc.cut
+		t.Run(fmt.Sprintf("%s, cut connection %v", resource, cut), func(t *testing.T) {
 			t.Parallel()
 			const n = 5000
 			s, srv := newChangingStore(t)
@@ -818,12 +855,12 @@ func TestSyncResumesAfterAFailure(t *testing.T) {
 			var st workforce.SyncState
 			first := map[int64]int{}
 			var failed error
-			for job, err := range c.Jobs.Sync(context.Background(), &wm, &workforce.SyncOptions{Progress: &st}) {
+			for id, err := range syncOf(c, resource, &wm, &workforce.SyncOptions{Progress: &st}) {
 				if err != nil {
 					failed = err
 					continue
 				}
-				first[job.ID]++
+				first[id]++
 			}
 			require.Error(t, failed)
 			assert.True(t, wm.IsZero(), "a failed sync leaves the watermark")
@@ -836,7 +873,11 @@ func TestSyncResumesAfterAFailure(t *testing.T) {
 			s.mu.Unlock()
 			var again workforce.SyncState
 			require.NoError(t, again.UnmarshalText(text))
-			second := syncOnce(t, c, &wm, &workforce.SyncOptions{Progress: &again})
+			second := map[int64]int{}
+			for id, err := range syncOf(c, resource, &wm, &workforce.SyncOptions{Progress: &again}) {
+				require.NoError(t, err)
+				second[id]++
+			}
 			assert.True(t, again.IsZero(), "a sync that finishes clears its progress")
 			assert.False(t, wm.IsZero())
 			for id := int64(1); id <= n; id++ {
@@ -886,6 +927,75 @@ func TestSyncResumedAfterChangesSkipsNothing(t *testing.T) {
 	}
 	for id := int64(1); id <= n; id++ {
 		assert.True(t, seen[id], "job %d skipped", id)
+	}
+}
+
+// A sync of each resource fails mid-way (the server answers 500 from a
+// request on) on data piled at a few instants (a bulk change of 1,500
+// records in one millisecond, and 500 in the newest), while a writer
+// changes a record at every request, during the failed sync and the one
+// that resumes it: together with a last sync (which yields what changed
+// during the second) they skip no record, and no sync yields one twice.
+func TestSyncResumesOnPiledDataUnderWrites(t *testing.T) {
+	t.Parallel()
+	for _, resource := range []string{"jobs", "job_requests", "users"} {
+		for _, failFrom := range []int{3, 20, 45} {
+			t.Run(fmt.Sprintf("%s, 500 from request %d", resource, failFrom), func(t *testing.T) {
+				t.Parallel()
+				const n = 4000
+				s, srv := newChangingStore(t)
+				for i := range n - 2000 {
+					s.add(1, s.now.Add(-time.Duration(n-i)*time.Minute))
+				}
+				s.add(1500, s.now.Add(-3*time.Hour))
+				s.add(500, s.now.Add(-500*time.Millisecond))
+				rng := rand.New(rand.NewPCG(uint64(failFrom), 7))
+				s.onList = func(s *changingStore) { s.touch(1 + rng.Int64N(n)) }
+				s.failFrom = failFrom
+				c := s.client(t, srv.URL)
+				var wm time.Time
+				var st workforce.SyncState
+				seen := map[int64]bool{}
+				var failed error
+				for id, err := range syncOf(c, resource, &wm, &workforce.SyncOptions{Progress: &st}) {
+					if err != nil {
+						failed = err
+						continue
+					}
+					assert.False(t, seen[id], "record %d yielded twice by one sync", id)
+					seen[id] = true
+				}
+				require.Error(t, failed)
+				require.False(t, st.IsZero(), "a failed sync keeps its progress")
+				text, err := st.MarshalText()
+				require.NoError(t, err)
+				var again workforce.SyncState
+				require.NoError(t, again.UnmarshalText(text))
+				s.mu.Lock()
+				s.failFrom = 0
+				s.mu.Unlock()
+				twice := map[int64]bool{}
+				for id, err := range syncOf(c, resource, &wm, &workforce.SyncOptions{Progress: &again}) {
+					require.NoError(t, err)
+					assert.False(t, twice[id], "record %d yielded twice by one sync", id)
+					twice[id], seen[id] = true, true
+				}
+				assert.True(t, again.IsZero(), "a sync that finishes clears its progress")
+				// A record changed during a sync may be left to the next one.
+				s.mu.Lock()
+				s.onList = nil
+				s.mu.Unlock()
+				for id, err := range syncOf(c, resource, &wm, nil) {
+					require.NoError(t, err)
+					seen[id] = true
+				}
+				for id := int64(1); id <= n; id++ {
+					if !seen[id] {
+						t.Errorf("record %d skipped", id)
+					}
+				}
+			})
+		}
 	}
 }
 
