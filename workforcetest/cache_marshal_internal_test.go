@@ -7,7 +7,8 @@ import (
 )
 
 // marshalJob writes the same bytes as json.Marshal for every Job of a seeded store, as each Pool
-// sees it, and for values json escapes (HTML characters, line separators) and empty fields.
+// sees it, and for values json escapes (HTML characters, line separators) or formats (floats, numbers),
+// and empty fields.
 func TestMarshalJobWritesWhatJSONWrites(t *testing.T) {
 	t.Parallel()
 	s := startStore(t, 120)
@@ -27,6 +28,13 @@ func TestMarshalJobWritesWhatJSONWrites(t *testing.T) {
 	hostile.Worker = marshalEmbeddedUser(&embeddedUserJSON{FirstName: odd})
 	hostile.Transitions = nil
 	jobs = append(jobs, hostile, jobJSON{})
+	for _, f := range []float64{0, 1e-7, 0.25, 12.3456789, 1e21, -4} {
+		for _, n := range []json.Number{"18.5", "0.5", "1e3", "-3", "", "12", "100.25"} { // valid, as optNumber makes them
+			j := jobs[0]
+			j.HoursWorked, j.AdjustedWage, j.W2HourlyRate = f, &n, n
+			jobs = append(jobs, j)
+		}
+	}
 	for i := range jobs {
 		want, err := json.Marshal(&jobs[i])
 		if err != nil {
@@ -36,7 +44,7 @@ func TestMarshalJobWritesWhatJSONWrites(t *testing.T) {
 			t.Fatalf("job %d:\n got %s\nwant %s", i, got, want)
 		}
 	}
-	if len(jobs) < 240 {
+	if len(jobs) < 280 {
 		t.Fatalf("rendered %d Jobs, want at least 240", len(jobs))
 	}
 }
