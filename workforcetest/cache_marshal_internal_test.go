@@ -48,3 +48,39 @@ func TestMarshalJobWritesWhatJSONWrites(t *testing.T) {
 		t.Fatalf("rendered %d Jobs, want at least 240", len(jobs))
 	}
 }
+
+// BenchmarkMarshalJob writes the JSON of 1,000 seeded Jobs as a first list of them does, with
+// json.Marshal (the baseline) and with marshalJob:
+//
+//	go test -run '^$' -bench MarshalJob ./workforcetest/
+func BenchmarkMarshalJob(b *testing.B) {
+	s, err := Start()
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	s.SeedJobs(1000)
+	var jobs []jobJSON
+	_ = s.st.read(func(v view) error {
+		for _, j := range s.st.jobs.order {
+			jobs = append(jobs, renderJob(v, j))
+		}
+		return nil
+	})
+	for _, bc := range []struct {
+		name    string
+		marshal func(*jobJSON) []byte
+	}{
+		{"json", func(j *jobJSON) []byte { data, _ := json.Marshal(j); return data }},
+		{"append", marshalJob},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			for b.Loop() {
+				for i := range jobs {
+					bc.marshal(&jobs[i])
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(jobs)), "ns/job")
+		})
+	}
+}
