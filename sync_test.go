@@ -1049,3 +1049,64 @@ func TestSyncStateRefusesCorruptAndForeignStates(t *testing.T) {
 	assert.Zero(t, s.requests, "no record is read with a foreign state")
 	assert.False(t, st.IsZero(), "the state is left as it was")
 }
+
+// spreadStore serves n Jobs, id i changed at base + i ms, nothing changing:
+// pages are computed, not searched, so that a sync of hundreds of
+// thousands costs little.
+type spreadStore struct {
+	n        int64
+	base     time.Time
+	requests atomic.Int64
+}
+
+func (s *spreadStore) serve(w http.ResponseWriter, r *http.Request) {
+	switch r.URL.Path {
+	case "/api_v2/authenticate":
+		fmt.Fprintf(w, `{"token": "tok-1", "expires_at": %q}`, time.Now().Add(24*time.Hour).UTC().Format(time.RFC3339))
+		return
+	case "/api_v2/info":
+		fmt.Fprintf(w, `{"utc_time_now": %q}`, time.Now().UTC().Format(time.RFC3339))
+		return
+	}
+	s.requests.Add(1)
+	q := r.URL.Query()
+	ceilMS := func(d time.Duration) int64 { return int64((d + time.Millisecond - 1) / time.Millisecond) }
+	lo, hi := int64(1), s.n // updated_after inclusive, updated_before exclusive
+	if after, err := time.Parse(time.RFC3339Nano, q.Get("updated_after")); err == nil {
+		lo = max(lo, ceilMS(after.Sub(s.base)))
+	}
+	if before, err := time.Parse(time.RFC3339Nano, q.Get("updated_before")); err == nil {
+		hi = min(hi, ceilMS(before.Sub(s.base))-1)
+	}
+	page, _ := strconv.Atoi(q.Get("page"))
+	var b strings.Builder
+	for id := hi - int64(max(page, 1)-1)*workforce.MaxPerPage; id >= lo && id > hi-int64(max(page, 1))*workforce.MaxPerPage; id-- {
+		if b.Len() > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"id": %d, "updated_at": %q}`, id, s.base.Add(time.Duration(id)*time.Millisecond).Format("2006-01-02T15:04:05.000Z07:00"))
+	}
+	fmt.Fprintf(w, `{"jobs": [%s]}`, b.String())
+}
+
+// A full sync of more than 4,000 pages (210,000 Jobs, changed over a few
+// minutes long ago) is not refused as a span too long to walk: the part
+// the bracket cannot bound is read by slices, every Job once (outside
+// attack 7, A7-1).
+func TestSyncOfMoreThanMaxSpanPages(t *testing.T) {
+	t.Parallel()
+	const n = 210000
+	s := &spreadStore{n: n, base: time.Now().UTC().Add(-72 * time.Hour).Truncate(time.Millisecond)}
+	srv := httptest.NewServer(http.HandlerFunc(s.serve))
+	t.Cleanup(srv.Close)
+	c := newKeyed(t, srv.URL, workforce.WithRetry(0, 0, 0))
+	var wm time.Time
+	got := syncOnce(t, c, &wm, nil)
+	assert.Len(t, got, n)
+	for id, k := range got {
+		if k != 1 || id < 1 || id > n {
+			t.Fatalf("job %d yielded %d times", id, k)
+		}
+	}
+	t.Logf("%d requests for %d pages", s.requests.Load(), n/workforce.MaxPerPage)
+}
