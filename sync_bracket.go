@@ -2,6 +2,7 @@ package workforce
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"sync"
@@ -49,7 +50,8 @@ type bracketStart struct {
 // records the two reads of the end imply is the same, the span did not
 // change in between, and every page read in between was exact; else
 // bracket answers false, and the span must be read by a design that
-// tolerates change (docs/SYNC.md).
+// tolerates change (docs/SYNC.md); so does a span of more than
+// maxSpanPages pages wider than four margins, which slices can split.
 //
 // With a nil sink, bracket answers the records it read. Else it hands
 // each page to sink as it comes (page 0 with the bracket's end, once it is
@@ -84,6 +86,9 @@ func bracket[T synced](ctx context.Context, sp span, grows bool, margin time.Dur
 		}
 		first = items
 		e, endItems, err := lastPage(ctx, sp, first, margin, get)
+		if errors.Is(err, errTooManyPages) && (sp.after.IsZero() || sp.before.IsZero() || sp.before.Sub(sp.after) > 4*margin) {
+			return nil, false, nil // wide enough for slices to split it (fetchSpan)
+		}
 		if err != nil {
 			return nil, false, err
 		}
@@ -203,6 +208,11 @@ func readPages[T synced](ctx context.Context, sp span, pages []int, first []T, m
 	return failed
 }
 
+// errTooManyPages is lastPage's error for a span of more than
+// maxSpanPages pages; bracket leaves such a span to slices when it is wide
+// enough to split.
+var errTooManyPages = errors.New("workforce: sync")
+
 // lastPage finds the first page of sp (whose first page, first, was full)
 // that is not full: it starts from an estimate of the span's pages
 // (estimatePages), steps on (1, 2, 4… pages) while pages come back full and
@@ -212,7 +222,7 @@ func lastPage[T synced](ctx context.Context, sp span, first []T, margin time.Dur
 	full, empty := 1, 0 // the highest page known full, the lowest known empty
 	for p, step := estimatePages(first), 1; ; {
 		if p > maxSpanPages {
-			return 0, nil, fmt.Errorf("workforce: sync: more than %d pages of records from %s to %s", maxSpanPages,
+			return 0, nil, fmt.Errorf("%w: more than %d pages of records from %s to %s", errTooManyPages, maxSpanPages,
 				sp.after.Format(time.RFC3339Nano), sp.before.Format(time.RFC3339Nano))
 		}
 		items, more, err := readPage(ctx, sp, p, first, margin, get)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"iter"
 	"maps"
 	"math/rand/v2"
 	"net/http"
@@ -119,12 +120,44 @@ func (s *changingStore) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		fmt.Fprintf(&b, `{"id": %d, "updated_at": %q}`, id, s.updated[id].Format("2006-01-02T15:04:05.000Z07:00"))
 	}
-	fmt.Fprintf(w, `{"jobs": [%s]}`, b.String())
+	fmt.Fprintf(w, `{%q: [%s]}`, strings.TrimPrefix(r.URL.Path, "/api_v2/"), b.String()) // the same records under any list
 }
 
 func (s *changingStore) client(t *testing.T, url string) *workforce.Client {
 	c := newKeyed(t, url, workforce.WithRetry(0, 0, 0))
 	return c
+}
+
+// syncOf runs a sync of resource ("jobs", "job_requests" or "users") from
+// *wm with c, yielding each record's ID.
+func syncOf(c *workforce.Client, resource string, wm *time.Time, opts *workforce.SyncOptions) iter.Seq2[int64, error] {
+	return func(yield func(int64, error) bool) {
+		ctx := context.Background()
+		switch resource {
+		case "jobs":
+			for j, err := range c.Jobs.Sync(ctx, wm, opts) {
+				id := int64(0)
+				if j != nil {
+					id = j.ID
+				}
+				if !yield(id, err) {
+					return
+				}
+			}
+		case "job_requests":
+			for jr, err := range c.JobRequests.Sync(ctx, wm, opts) {
+				if !yield(idOf(jr), err) {
+					return
+				}
+			}
+		case "users":
+			for u, err := range c.Users.Sync(ctx, wm, opts) {
+				if !yield(userID(u), err) {
+					return
+				}
+			}
+		}
+	}
 }
 
 // syncOnce runs a sync from *wm and answers how often each ID was yielded.
@@ -804,8 +837,12 @@ func TestSyncDoesNotTrustAFarServerClock(t *testing.T) {
 // reads only what the first did not.
 func TestSyncResumesAfterAFailure(t *testing.T) {
 	t.Parallel()
-	for _, cut := range []bool{false, true} {
-		t.Run(fmt.Sprintf("cut connection %v", cut), func(t *testing.T) {
+	for _, tc := range []struct {
+		resource string
+		cut      bool
+	}{{"jobs", false}, {"jobs", true}, {"job_requests", false}, {"users", true}} {
+		resource, cut := tc.resource, tc.cut
+		t.Run(fmt.Sprintf("%s, cut connection %v", resource, cut), func(t *testing.T) {
 			t.Parallel()
 			const n = 5000
 			s, srv := newChangingStore(t)
@@ -818,12 +855,12 @@ func TestSyncResumesAfterAFailure(t *testing.T) {
 			var st workforce.SyncState
 			first := map[int64]int{}
 			var failed error
-			for job, err := range c.Jobs.Sync(context.Background(), &wm, &workforce.SyncOptions{Progress: &st}) {
+			for id, err := range syncOf(c, resource, &wm, &workforce.SyncOptions{Progress: &st}) {
 				if err != nil {
 					failed = err
 					continue
 				}
-				first[job.ID]++
+				first[id]++
 			}
 			require.Error(t, failed)
 			assert.True(t, wm.IsZero(), "a failed sync leaves the watermark")
@@ -836,7 +873,11 @@ func TestSyncResumesAfterAFailure(t *testing.T) {
 			s.mu.Unlock()
 			var again workforce.SyncState
 			require.NoError(t, again.UnmarshalText(text))
-			second := syncOnce(t, c, &wm, &workforce.SyncOptions{Progress: &again})
+			second := map[int64]int{}
+			for id, err := range syncOf(c, resource, &wm, &workforce.SyncOptions{Progress: &again}) {
+				require.NoError(t, err)
+				second[id]++
+			}
 			assert.True(t, again.IsZero(), "a sync that finishes clears its progress")
 			assert.False(t, wm.IsZero())
 			for id := int64(1); id <= n; id++ {
@@ -889,6 +930,75 @@ func TestSyncResumedAfterChangesSkipsNothing(t *testing.T) {
 	}
 }
 
+// A sync of each resource fails mid-way (the server answers 500 from a
+// request on) on data piled at a few instants (a bulk change of 1,500
+// records in one millisecond, and 500 in the newest), while a writer
+// changes a record at every request, during the failed sync and the one
+// that resumes it: together with a last sync (which yields what changed
+// during the second) they skip no record, and no sync yields one twice.
+func TestSyncResumesOnPiledDataUnderWrites(t *testing.T) {
+	t.Parallel()
+	for _, resource := range []string{"jobs", "job_requests", "users"} {
+		for _, failFrom := range []int{3, 20, 45} {
+			t.Run(fmt.Sprintf("%s, 500 from request %d", resource, failFrom), func(t *testing.T) {
+				t.Parallel()
+				const n = 4000
+				s, srv := newChangingStore(t)
+				for i := range n - 2000 {
+					s.add(1, s.now.Add(-time.Duration(n-i)*time.Minute))
+				}
+				s.add(1500, s.now.Add(-3*time.Hour))
+				s.add(500, s.now.Add(-500*time.Millisecond))
+				rng := rand.New(rand.NewPCG(uint64(failFrom), 7))
+				s.onList = func(s *changingStore) { s.touch(1 + rng.Int64N(n)) }
+				s.failFrom = failFrom
+				c := s.client(t, srv.URL)
+				var wm time.Time
+				var st workforce.SyncState
+				seen := map[int64]bool{}
+				var failed error
+				for id, err := range syncOf(c, resource, &wm, &workforce.SyncOptions{Progress: &st}) {
+					if err != nil {
+						failed = err
+						continue
+					}
+					assert.False(t, seen[id], "record %d yielded twice by one sync", id)
+					seen[id] = true
+				}
+				require.Error(t, failed)
+				require.False(t, st.IsZero(), "a failed sync keeps its progress")
+				text, err := st.MarshalText()
+				require.NoError(t, err)
+				var again workforce.SyncState
+				require.NoError(t, again.UnmarshalText(text))
+				s.mu.Lock()
+				s.failFrom = 0
+				s.mu.Unlock()
+				twice := map[int64]bool{}
+				for id, err := range syncOf(c, resource, &wm, &workforce.SyncOptions{Progress: &again}) {
+					require.NoError(t, err)
+					assert.False(t, twice[id], "record %d yielded twice by one sync", id)
+					twice[id], seen[id] = true, true
+				}
+				assert.True(t, again.IsZero(), "a sync that finishes clears its progress")
+				// A record changed during a sync may be left to the next one.
+				s.mu.Lock()
+				s.onList = nil
+				s.mu.Unlock()
+				for id, err := range syncOf(c, resource, &wm, nil) {
+					require.NoError(t, err)
+					seen[id] = true
+				}
+				for id := int64(1); id <= n; id++ {
+					if !seen[id] {
+						t.Errorf("record %d skipped", id)
+					}
+				}
+			})
+		}
+	}
+}
+
 // A state that is not a sync state (corrupt, truncated, of another
 // version) is refused by UnmarshalText; one of another resource or
 // watermark is refused by the sync, before it reads a record: both with
@@ -938,4 +1048,65 @@ func TestSyncStateRefusesCorruptAndForeignStates(t *testing.T) {
 	assert.ErrorIs(t, last, workforce.ErrSyncState, "another resource")
 	assert.Zero(t, s.requests, "no record is read with a foreign state")
 	assert.False(t, st.IsZero(), "the state is left as it was")
+}
+
+// spreadStore serves n Jobs, id i changed at base + i ms, nothing changing:
+// pages are computed, not searched, so that a sync of hundreds of
+// thousands costs little.
+type spreadStore struct {
+	n        int64
+	base     time.Time
+	requests atomic.Int64
+}
+
+func (s *spreadStore) serve(w http.ResponseWriter, r *http.Request) {
+	switch r.URL.Path {
+	case "/api_v2/authenticate":
+		fmt.Fprintf(w, `{"token": "tok-1", "expires_at": %q}`, time.Now().Add(24*time.Hour).UTC().Format(time.RFC3339))
+		return
+	case "/api_v2/info":
+		fmt.Fprintf(w, `{"utc_time_now": %q}`, time.Now().UTC().Format(time.RFC3339))
+		return
+	}
+	s.requests.Add(1)
+	q := r.URL.Query()
+	ceilMS := func(d time.Duration) int64 { return int64((d + time.Millisecond - 1) / time.Millisecond) }
+	lo, hi := int64(1), s.n // updated_after inclusive, updated_before exclusive
+	if after, err := time.Parse(time.RFC3339Nano, q.Get("updated_after")); err == nil {
+		lo = max(lo, ceilMS(after.Sub(s.base)))
+	}
+	if before, err := time.Parse(time.RFC3339Nano, q.Get("updated_before")); err == nil {
+		hi = min(hi, ceilMS(before.Sub(s.base))-1)
+	}
+	page, _ := strconv.Atoi(q.Get("page"))
+	var b strings.Builder
+	for id := hi - int64(max(page, 1)-1)*workforce.MaxPerPage; id >= lo && id > hi-int64(max(page, 1))*workforce.MaxPerPage; id-- {
+		if b.Len() > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"id": %d, "updated_at": %q}`, id, s.base.Add(time.Duration(id)*time.Millisecond).Format("2006-01-02T15:04:05.000Z07:00"))
+	}
+	fmt.Fprintf(w, `{"jobs": [%s]}`, b.String())
+}
+
+// A full sync of more than 4,000 pages (210,000 Jobs, changed over a few
+// minutes long ago) is not refused as a span too long to walk: the part
+// the bracket cannot bound is read by slices, every Job once (outside
+// attack 7, A7-1).
+func TestSyncOfMoreThanMaxSpanPages(t *testing.T) {
+	t.Parallel()
+	const n = 210000
+	s := &spreadStore{n: n, base: time.Now().UTC().Add(-72 * time.Hour).Truncate(time.Millisecond)}
+	srv := httptest.NewServer(http.HandlerFunc(s.serve))
+	t.Cleanup(srv.Close)
+	c := newKeyed(t, srv.URL, workforce.WithRetry(0, 0, 0))
+	var wm time.Time
+	got := syncOnce(t, c, &wm, nil)
+	assert.Len(t, got, n)
+	for id, k := range got {
+		if k != 1 || id < 1 || id > n {
+			t.Fatalf("job %d yielded %d times", id, k)
+		}
+	}
+	t.Logf("%d requests for %d pages", s.requests.Load(), n/workforce.MaxPerPage)
 }
