@@ -72,8 +72,13 @@ func (f *Feed) dispatch(ctx context.Context) {
 	// A handler's slot is freed when it returns: its acknowledgment is
 	// made meanwhile (at most workers of them wait at once), and the
 	// resource's next change is claimable only once it is stored anyway.
-	freed := make(chan struct{}, 2*f.workers) // a handler returned
-	acked := make(chan struct{}, 2*f.workers) // an acknowledgment was stored
+	// No send to freed or acked may block: once ctx ends, nothing reads
+	// them, and Run waits for the goroutines that send. freed holds one
+	// token per handler in flight, so it is never full; acked is a wakeup
+	// that coalesces (acknowledgments outnumber the reads when claims are
+	// slow, and a backlog of them once hung every shutdown behind it).
+	freed := make(chan struct{}, f.workers) // a handler returned
+	acked := make(chan struct{}, 1)         // acknowledgments were stored
 	acking := make(chan struct{}, f.workers)
 	inflight := 0
 	poll := time.NewTicker(f.poll)
@@ -98,7 +103,10 @@ func (f *Feed) dispatch(ctx context.Context) {
 						freed <- struct{}{}
 					})
 					<-acking
-					acked <- struct{}{}
+					select {
+					case acked <- struct{}{}:
+					default: // one wakeup is waiting already
+					}
 				}()
 			}
 			if len(claims) == free {
