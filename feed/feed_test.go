@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -557,4 +558,28 @@ func TestRunReturnsWhileAcknowledgmentsOutpaceTheDispatch(t *testing.T) {
 		}
 		require.EqualValues(t, n, f.Stats().Handled)
 	}
+}
+
+// A handler that ends its goroutine with runtime.Goexit (t.FailNow, as
+// require does, called inside it) fails its change, which is handed over
+// again; it used to keep its worker's slot for good, and after as many
+// such exits as workers nothing was handled and Run never returned
+// (outside attack 7, A7-8).
+func TestAHandlerThatCallsGoexitFailsItsChange(t *testing.T) {
+	t.Parallel()
+	var calls atomic.Int64
+	rec := newRecorder()
+	f, err := feed.New(nil, "", func(ctx context.Context, c *feed.Change) error {
+		if calls.Add(1) <= 2 {
+			runtime.Goexit()
+		}
+		return rec.handle(ctx, c)
+	}, feed.WithWorkers(2), feed.WithPoll(5*time.Millisecond), feed.WithRetry(time.Millisecond, time.Millisecond))
+	require.NoError(t, err)
+	run(t, f)
+	for id := int64(1); id <= 4; id++ {
+		require.NoError(t, f.IngestJob(context.Background(), job(id, "1:filled")))
+	}
+	rec.waitN(t, 4)
+	assert.EqualValues(t, 2, f.Stats().Failed)
 }

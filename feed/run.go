@@ -98,15 +98,19 @@ func (f *Feed) dispatch(ctx context.Context) {
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
+					// Deferred, so that a handler ending its goroutine
+					// (runtime.Goexit: t.FailNow) frees its slots too.
+					defer func() {
+						<-acking
+						select {
+						case acked <- struct{}{}:
+						default: // one wakeup is waiting already
+						}
+					}()
 					f.handle(ctx, c, claimed, func() {
 						acking <- struct{}{}
 						freed <- struct{}{}
 					})
-					<-acking
-					select {
-					case acked <- struct{}{}:
-					default: // one wakeup is waiting already
-					}
 				}()
 			}
 			if len(claims) == free {
@@ -157,14 +161,21 @@ func (f *Feed) handle(ctx context.Context, c Claim, claimed time.Time, returned 
 		}
 		claimed = time.Now()
 	}
+	// Record the outcome even when ctx ended, within a bound of its own.
+	octx, cancel := context.WithTimeout(context.WithoutCancel(ctx), f.lease)
+	defer cancel()
+	exited := true
+	defer func() {
+		if exited { // the handler called runtime.Goexit: a failure
+			f.release(ctx, octx, c, errGoexit)
+		}
+	}()
 	lost, err := f.call(ctx, c, ch, claimed)
+	exited = false
 	once()
 	if lost {
 		return // counted and logged by call; the change is another claim's now
 	}
-	// Record the outcome even when ctx ended, within a bound of its own.
-	octx, cancel := context.WithTimeout(context.WithoutCancel(ctx), f.lease)
-	defer cancel()
 	if err == nil {
 		err = f.store.Ack(octx, c)
 		if err == nil {
@@ -177,6 +188,15 @@ func (f *Feed) handle(ctx context.Context, c Claim, claimed time.Time, returned 
 		f.log(ctx, "feed: acknowledging a change failed", changeAttrs(c, err)...)
 		return // it is handed over again: at least once
 	}
+	f.release(ctx, octx, c, err)
+}
+
+// errGoexit is the failure of a handler that called runtime.Goexit.
+var errGoexit = errors.New("feed: the handler called runtime.Goexit (t.FailNow, say) instead of returning")
+
+// release counts and logs the handler's failure err, and releases c (with
+// octx) to be handed over again after a backoff.
+func (f *Feed) release(ctx, octx context.Context, c Claim, err error) {
 	f.stats.failed.Add(1)
 	f.log(ctx, "feed: the handler failed", changeAttrs(c, err)...)
 	if err := f.store.Release(octx, c, f.now().Add(f.backoff(c.Attempt))); err != nil {
