@@ -161,12 +161,13 @@ func (f *Feed) handle(ctx context.Context, c Claim, claimed time.Time, returned 
 		}
 		claimed = time.Now()
 	}
-	// Record the outcome even when ctx ended, within a bound of its own.
-	octx, cancel := context.WithTimeout(context.WithoutCancel(ctx), f.lease)
-	defer cancel()
+	// The outcome is recorded even when ctx ended, within a bound of its
+	// own, from the handler's return.
 	exited := true
 	defer func() {
 		if exited { // the handler called runtime.Goexit: a failure
+			octx, cancel := context.WithTimeout(context.WithoutCancel(ctx), f.lease)
+			defer cancel()
 			f.release(ctx, octx, c, errGoexit)
 		}
 	}()
@@ -176,6 +177,8 @@ func (f *Feed) handle(ctx context.Context, c Claim, claimed time.Time, returned 
 	if lost {
 		return // counted and logged by call; the change is another claim's now
 	}
+	octx, cancel := context.WithTimeout(context.WithoutCancel(ctx), f.lease)
+	defer cancel()
 	if err == nil {
 		err = f.store.Ack(octx, c)
 		if err == nil {
