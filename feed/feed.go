@@ -49,10 +49,11 @@ type Feed struct {
 	startMu   sync.Mutex
 	startedAt time.Time // the stored start, once read
 
-	wakeup  chan struct{}
-	running atomic.Bool
-	syncMu  sync.Mutex // one sync at a time in this Feed
-	stats   counters
+	wakeup   chan struct{}
+	running  atomic.Bool
+	syncMu   sync.Mutex                      // one sync at a time in this Feed
+	progress map[string]*workforce.SyncState // by mark, under syncMu (WithSyncOptions' Progress)
+	stats    counters
 }
 
 // An Option configures New.
@@ -82,7 +83,10 @@ func WithPoll(d time.Duration) Option { return func(f *Feed) { f.poll = d } }
 // called).
 func WithSyncInterval(d time.Duration) Option { return func(f *Feed) { f.syncEvery = d } }
 
-// WithSyncOptions tunes the sync (see workforce.SyncOptions).
+// WithSyncOptions tunes the sync (see workforce.SyncOptions). A Progress
+// set in o asks the Feed to resume a sync cut short: the Feed keeps one
+// state per resource of its own in its place (o.Progress itself is left
+// alone), for the life of the Feed.
 func WithSyncOptions(o *workforce.SyncOptions) Option { return func(f *Feed) { f.syncOpts = o } }
 
 // WithRetry sets the backoff of a change whose handler failed: min after

@@ -3,6 +3,7 @@ package feed_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
@@ -582,4 +583,46 @@ func TestAHandlerThatCallsGoexitFailsItsChange(t *testing.T) {
 	}
 	rec.waitN(t, 4)
 	assert.EqualValues(t, 2, f.Stats().Failed)
+}
+
+// With a Progress in WithSyncOptions, a Job Requests sync cut short left
+// its state where the Jobs sync read it, and every later sync failed with
+// ErrSyncState (outside attack 7, A7-3): each resource keeps a state of
+// its own.
+func TestASyncProgressServesEachResourceApart(t *testing.T) {
+	t.Parallel()
+	var failing atomic.Bool
+	failing.Store(true)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		switch r.URL.Path {
+		case "/api_v2/authenticate":
+			fmt.Fprintf(w, `{"token":"tok_feedprogress0123456789","expires_at":%q}`, time.Now().Add(time.Hour).UTC().Format(time.RFC3339))
+		case "/api_v2/info":
+			fmt.Fprintf(w, `{"utc_time_now":%q}`, time.Now().UTC().Format("2006-01-02T15:04:05.000Z"))
+		case "/api_v2/jobs":
+			fmt.Fprint(w, `{"jobs":[]}`)
+		case "/api_v2/job_requests":
+			if failing.Load() {
+				w.WriteHeader(http.StatusBadRequest)
+				fmt.Fprint(w, `{"error":"try later"}`)
+				return
+			}
+			fmt.Fprint(w, `{"job_requests":[]}`)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	c, err := workforce.New("pk_test_feedprogress0123456789", "sk_test_feedprogress0123456789",
+		workforce.WithBaseURL(srv.URL), workforce.WithRetry(2, time.Millisecond, time.Millisecond))
+	require.NoError(t, err)
+	f, err := feed.New(c, "", func(context.Context, *feed.Change) error { return nil },
+		feed.WithSyncOptions(&workforce.SyncOptions{Progress: &workforce.SyncState{}}))
+	require.NoError(t, err)
+	require.Error(t, f.Sync(context.Background()), "job_requests answers 400")
+	failing.Store(false)
+	for range 2 {
+		require.NoError(t, f.Sync(context.Background()))
+	}
 }
