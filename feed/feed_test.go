@@ -626,3 +626,26 @@ func TestASyncProgressServesEachResourceApart(t *testing.T) {
 		require.NoError(t, f.Sync(context.Background()))
 	}
 }
+
+// A transition's created_at is cut to the second (CONTRACT §10): one
+// stamped in the second of the start (WithStartFromNow) may have been made
+// after it, and is handed over; it used to be recorded as known, never
+// handed over (outside attack 7, A7-5).
+func TestStartFromNowHandsOverTheStartsSecond(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	rec := newRecorder()
+	store := feed.NewMemoryStore()
+	start := time.Date(2026, 3, 1, 9, 0, 0, 700_000_000, time.UTC) // job's first transition: 09:00:00
+	require.NoError(t, store.SetMark(ctx, "start", start))
+	f, err := feed.New(nil, "", rec.handle, feed.WithStore(store), feed.WithStartFromNow(), feed.WithPoll(20*time.Millisecond))
+	require.NoError(t, err)
+	run(t, f)
+	earlier := job(2, "2:filled")
+	earlier.Transitions[0].CreatedAt = workforce.Time{Time: start.Truncate(time.Second).Add(-time.Second)}
+	require.NoError(t, f.IngestJob(ctx, earlier))
+	require.NoError(t, f.IngestJob(ctx, job(1, "1:filled")))
+	got := rec.waitN(t, 1)
+	assert.Equal(t, []string{">filled"}, of(got, feed.KindJob, 1))
+	assert.EqualValues(t, 1, f.Stats().Queued, "the second before the start's is before it")
+}
