@@ -649,3 +649,21 @@ func TestStartFromNowHandsOverTheStartsSecond(t *testing.T) {
 	assert.Equal(t, []string{">filled"}, of(got, feed.KindJob, 1))
 	assert.EqualValues(t, 1, f.Stats().Queued, "the second before the start's is before it")
 }
+
+// A copy older than what the store has (a late delivery) is counted in
+// Stats.Stale; a repeat of the newest copy is not.
+func TestStaleCopiesAreCounted(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	f, err := feed.New(nil, "", func(context.Context, *feed.Change) error { return nil })
+	require.NoError(t, err)
+	require.NoError(t, f.IngestJob(ctx, job(1, "1:filled", "2:in_progress")))
+	require.NoError(t, f.IngestJob(ctx, job(1, "1:filled", "2:in_progress"))) // a repeat
+	require.NoError(t, f.IngestJob(ctx, job(1, "1:filled")))                  // late
+	require.NoError(t, f.IngestJobRequest(ctx, jobRequest(5, "filled", 10)))
+	require.NoError(t, f.IngestJobRequest(ctx, jobRequest(5, "filled", 10))) // a repeat
+	require.NoError(t, f.IngestJobRequest(ctx, jobRequest(5, "posted", 5)))  // late
+	st := f.Stats()
+	assert.EqualValues(t, 2, st.Stale)
+	assert.EqualValues(t, 6, st.Copies)
+}
