@@ -170,6 +170,17 @@ func history(job *workforce.Job) []workforce.Transition {
 	return ts
 }
 
+// timePrecision is the coarsest precision of the API's timestamps
+// (transitions' created_at is cut to the second, CONTRACT §10).
+const timePrecision = time.Second
+
+// beforeStart tells whether a change stamped at was surely made before
+// horizon (WithStartFromNow): one stamped in the start's second may have
+// been made after it, and is handed over (at least once).
+func beforeStart(at, horizon time.Time) bool {
+	return !at.Add(timePrecision).After(horizon)
+}
+
 // revealJob answers the changes a copy of a Job reveals beyond rec: its
 // transitions that rec does not know, in time order, each from the state
 // of the transition before it in the copy. It answers the record to keep,
@@ -184,7 +195,7 @@ func revealJob(rec record, job *workforce.Job, src Source, now, horizon time.Tim
 	var doc json.RawMessage
 	from := ""
 	for _, t := range history(job) {
-		if t.ID > 0 && !known[t.ID] && t.CreatedAt.Before(horizon) {
+		if t.ID > 0 && !known[t.ID] && beforeStart(t.CreatedAt.Time, horizon) {
 			known[t.ID] = true
 			rec.Known = append(rec.Known, t.ID)
 		} else if t.ID > 0 && !known[t.ID] {
@@ -247,7 +258,7 @@ func revealJobRequest(rec record, jr *workforce.JobRequest, src Source, now, hor
 			return rec, nil, true, nil
 		}
 	}
-	if at.Before(horizon) {
+	if beforeStart(at, horizon) {
 		rec.State, rec.Updated = state, at
 		return rec, nil, true, nil
 	}

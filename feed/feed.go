@@ -49,10 +49,11 @@ type Feed struct {
 	startMu   sync.Mutex
 	startedAt time.Time // the stored start, once read
 
-	wakeup  chan struct{}
-	running atomic.Bool
-	syncMu  sync.Mutex // one sync at a time in this Feed
-	stats   counters
+	wakeup   chan struct{}
+	running  atomic.Bool
+	syncMu   sync.Mutex                      // one sync at a time in this Feed
+	progress map[string]*workforce.SyncState // by mark, under syncMu (WithSyncOptions' Progress)
+	stats    counters
 }
 
 // An Option configures New.
@@ -82,7 +83,10 @@ func WithPoll(d time.Duration) Option { return func(f *Feed) { f.poll = d } }
 // called).
 func WithSyncInterval(d time.Duration) Option { return func(f *Feed) { f.syncEvery = d } }
 
-// WithSyncOptions tunes the sync (see workforce.SyncOptions).
+// WithSyncOptions tunes the sync (see workforce.SyncOptions). A Progress
+// set in o asks the Feed to resume a sync cut short: the Feed keeps one
+// state per resource of its own in its place (o.Progress itself is left
+// alone), for the life of the Feed.
 func WithSyncOptions(o *workforce.SyncOptions) Option { return func(f *Feed) { f.syncOpts = o } }
 
 // WithRetry sets the backoff of a change whose handler failed: min after
@@ -200,14 +204,21 @@ func (f *Feed) ingestJob(ctx context.Context, job *workforce.Job, src Source) er
 	if err != nil {
 		return err
 	}
-	return f.update(ctx, Resource{KindJob, job.ID}, func(rec record) (record, []wireChange, bool, error) {
+	stale := false
+	err = f.update(ctx, Resource{KindJob, job.ID}, func(rec record) (record, []wireChange, bool, error) {
 		n := len(rec.Known)
 		rec, out, err := revealJob(rec, job, src, f.now(), horizon)
+		// Older: fewer transitions than known, every one of them known.
+		stale = len(rec.Known) == n && len(job.Transitions) < n
 		if len(out) == 0 && len(rec.Known) > n {
 			return rec, nil, true, err // transitions before the start, recorded
 		}
 		return rec, out, len(out) > 0, err
 	})
+	if err == nil && stale {
+		f.stats.stale.Add(1)
+	}
+	return err
 }
 
 func (f *Feed) ingestJobRequest(ctx context.Context, jr *workforce.JobRequest, src Source) error {
@@ -226,9 +237,17 @@ func (f *Feed) ingestJobRequest(ctx context.Context, jr *workforce.JobRequest, s
 	if err != nil {
 		return err
 	}
-	return f.update(ctx, Resource{KindJobRequest, jr.ID}, func(rec record) (record, []wireChange, bool, error) {
+	stale := false
+	err = f.update(ctx, Resource{KindJobRequest, jr.ID}, func(rec record) (record, []wireChange, bool, error) {
+		at, state := jr.UpdatedAt.UTC(), string(jr.State)
+		stale = (rec.Seq > 0 || !rec.Updated.IsZero()) && (at.Before(rec.Updated) ||
+			at.Equal(rec.Updated) && jobRequestRank(state) < jobRequestRank(rec.State))
 		return revealJobRequest(rec, jr, src, f.now(), horizon)
 	})
+	if err == nil && stale {
+		f.stats.stale.Add(1)
+	}
+	return err
 }
 
 // maxAhead is how far a Job Request copy's updated_at may be ahead of the
@@ -314,8 +333,10 @@ func (f *Feed) wake() {
 type Stats struct {
 	// Copies is the copies ingested (deliveries, synced records, the
 	// caller's), Queued the changes they revealed, Ignored the deliveries
-	// of other kinds of resource.
-	Copies, Queued, Ignored int64
+	// of other kinds of resource. Stale is the copies older than what the
+	// store had (a late delivery): ingested, revealing nothing; a resource
+	// whose every copy is stale shows here.
+	Copies, Queued, Ignored, Stale int64
 	// Handled is the changes acknowledged, Failed the handler errors and
 	// panics, LeaseLost the claims whose lease went to another claim before
 	// their acknowledgment (a renewal, an Ack or a Release refused: those
@@ -329,13 +350,13 @@ type Stats struct {
 }
 
 type counters struct {
-	copies, queued, ignored, handled, failed, leaseLost, corrupt, syncs, syncsSkipped atomic.Int64
+	copies, queued, ignored, stale, handled, failed, leaseLost, corrupt, syncs, syncsSkipped atomic.Int64
 }
 
 // Stats answers the counts so far.
 func (f *Feed) Stats() Stats {
 	s := &f.stats
-	return Stats{Copies: s.copies.Load(), Queued: s.queued.Load(), Ignored: s.ignored.Load(),
+	return Stats{Copies: s.copies.Load(), Queued: s.queued.Load(), Ignored: s.ignored.Load(), Stale: s.stale.Load(),
 		Handled: s.handled.Load(), Failed: s.failed.Load(), LeaseLost: s.leaseLost.Load(), Corrupt: s.corrupt.Load(), Syncs: s.syncs.Load(),
 		SyncsSkipped: s.syncsSkipped.Load()}
 }

@@ -3,9 +3,12 @@ package feed_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -489,4 +492,178 @@ func TestAJobRequestFromTheFarFutureIsRefused(t *testing.T) {
 	run(t, f)
 	got := rec.waitN(t, 2)
 	assert.Equal(t, []string{">posted", "posted>filled"}, of(got, feed.KindJobRequest, 5))
+}
+
+// slowClaimStore answers one change per Claim, and only once every change
+// it handed over before was acknowledged (a store whose claims wait behind
+// its writes, as SQLite's do); the Ack of the last change cancels Run.
+type slowClaimStore struct {
+	feed.Store
+	mu              sync.Mutex
+	settled         *sync.Cond
+	claimed, acked  int
+	last            int
+	cancelRunOnLast func()
+}
+
+func (s *slowClaimStore) Claim(ctx context.Context, _ int, lease time.Duration) ([]feed.Claim, error) {
+	s.mu.Lock()
+	for s.acked < s.claimed {
+		s.settled.Wait()
+	}
+	s.mu.Unlock()
+	cs, err := s.Store.Claim(ctx, 1, lease)
+	s.mu.Lock()
+	s.claimed += len(cs)
+	s.mu.Unlock()
+	return cs, err
+}
+
+func (s *slowClaimStore) Ack(ctx context.Context, c feed.Claim) error {
+	err := s.Store.Ack(ctx, c)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.acked++; s.acked == s.last {
+		s.cancelRunOnLast()
+	}
+	s.settled.Broadcast()
+	return err
+}
+
+// Run's dispatch reads one notice per claim; when acknowledgments come
+// faster than that, their notices pile up. A shutdown then waited for
+// goroutines blocked sending notices nobody read any more: Run never
+// returned (SQLite's BenchmarkThroughput hung 1 run in 3). Each round
+// ends Run right after its last acknowledgment; without the fix 9 rounds
+// in 10 hung.
+func TestRunReturnsWhileAcknowledgmentsOutpaceTheDispatch(t *testing.T) {
+	t.Parallel()
+	for round := range 5 {
+		const n = 200
+		ctx, cancel := context.WithCancel(context.Background())
+		st := &slowClaimStore{Store: feed.NewMemoryStore(), last: n, cancelRunOnLast: cancel}
+		st.settled = sync.NewCond(&st.mu)
+		f, err := feed.New(nil, "", func(context.Context, *feed.Change) error { return nil },
+			feed.WithStore(st), feed.WithWorkers(4), feed.WithPoll(time.Hour))
+		require.NoError(t, err)
+		for i := range n {
+			require.NoError(t, f.IngestJob(context.Background(), job(int64(i+1), "1:filled")))
+		}
+		done := make(chan error, 1)
+		go func() { done <- f.Run(ctx) }()
+		select {
+		case err := <-done:
+			require.NoError(t, err)
+		case <-time.After(time.Minute): // it takes milliseconds: a watchdog, not a deadline
+			t.Fatalf("round %d: Run did not return a minute after its context ended (%d handled)", round, f.Stats().Handled)
+		}
+		require.EqualValues(t, n, f.Stats().Handled)
+	}
+}
+
+// A handler that ends its goroutine with runtime.Goexit (t.FailNow, as
+// require does, called inside it) fails its change, which is handed over
+// again; it used to keep its worker's slot for good, and after as many
+// such exits as workers nothing was handled and Run never returned
+// (outside attack 7, A7-8).
+func TestAHandlerThatCallsGoexitFailsItsChange(t *testing.T) {
+	t.Parallel()
+	var calls atomic.Int64
+	rec := newRecorder()
+	f, err := feed.New(nil, "", func(ctx context.Context, c *feed.Change) error {
+		if calls.Add(1) <= 2 {
+			runtime.Goexit()
+		}
+		return rec.handle(ctx, c)
+	}, feed.WithWorkers(2), feed.WithPoll(5*time.Millisecond), feed.WithRetry(time.Millisecond, time.Millisecond))
+	require.NoError(t, err)
+	run(t, f)
+	for id := int64(1); id <= 4; id++ {
+		require.NoError(t, f.IngestJob(context.Background(), job(id, "1:filled")))
+	}
+	rec.waitN(t, 4)
+	assert.EqualValues(t, 2, f.Stats().Failed)
+}
+
+// With a Progress in WithSyncOptions, a Job Requests sync cut short left
+// its state where the Jobs sync read it, and every later sync failed with
+// ErrSyncState (outside attack 7, A7-3): each resource keeps a state of
+// its own.
+func TestASyncProgressServesEachResourceApart(t *testing.T) {
+	t.Parallel()
+	var failing atomic.Bool
+	failing.Store(true)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		switch r.URL.Path {
+		case "/api_v2/authenticate":
+			fmt.Fprintf(w, `{"token":"tok_feedprogress0123456789","expires_at":%q}`, time.Now().Add(time.Hour).UTC().Format(time.RFC3339))
+		case "/api_v2/info":
+			fmt.Fprintf(w, `{"utc_time_now":%q}`, time.Now().UTC().Format("2006-01-02T15:04:05.000Z"))
+		case "/api_v2/jobs":
+			fmt.Fprint(w, `{"jobs":[]}`)
+		case "/api_v2/job_requests":
+			if failing.Load() {
+				w.WriteHeader(http.StatusBadRequest)
+				fmt.Fprint(w, `{"error":"try later"}`)
+				return
+			}
+			fmt.Fprint(w, `{"job_requests":[]}`)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	c, err := workforce.New("pk_test_feedprogress0123456789", "sk_test_feedprogress0123456789",
+		workforce.WithBaseURL(srv.URL), workforce.WithRetry(2, time.Millisecond, time.Millisecond))
+	require.NoError(t, err)
+	f, err := feed.New(c, "", func(context.Context, *feed.Change) error { return nil },
+		feed.WithSyncOptions(&workforce.SyncOptions{Progress: &workforce.SyncState{}}))
+	require.NoError(t, err)
+	require.Error(t, f.Sync(context.Background()), "job_requests answers 400")
+	failing.Store(false)
+	for range 2 {
+		require.NoError(t, f.Sync(context.Background()))
+	}
+}
+
+// A transition's created_at is cut to the second (CONTRACT §10): one
+// stamped in the second of the start (WithStartFromNow) may have been made
+// after it, and is handed over; it used to be recorded as known, never
+// handed over (outside attack 7, A7-5).
+func TestStartFromNowHandsOverTheStartsSecond(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	rec := newRecorder()
+	store := feed.NewMemoryStore()
+	start := time.Date(2026, 3, 1, 9, 0, 0, 700_000_000, time.UTC) // job's first transition: 09:00:00
+	require.NoError(t, store.SetMark(ctx, "start", start))
+	f, err := feed.New(nil, "", rec.handle, feed.WithStore(store), feed.WithStartFromNow(), feed.WithPoll(20*time.Millisecond))
+	require.NoError(t, err)
+	run(t, f)
+	earlier := job(2, "2:filled")
+	earlier.Transitions[0].CreatedAt = workforce.Time{Time: start.Truncate(time.Second).Add(-time.Second)}
+	require.NoError(t, f.IngestJob(ctx, earlier))
+	require.NoError(t, f.IngestJob(ctx, job(1, "1:filled")))
+	got := rec.waitN(t, 1)
+	assert.Equal(t, []string{">filled"}, of(got, feed.KindJob, 1))
+	assert.EqualValues(t, 1, f.Stats().Queued, "the second before the start's is before it")
+}
+
+// A copy older than what the store has (a late delivery) is counted in
+// Stats.Stale; a repeat of the newest copy is not.
+func TestStaleCopiesAreCounted(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	f, err := feed.New(nil, "", func(context.Context, *feed.Change) error { return nil })
+	require.NoError(t, err)
+	require.NoError(t, f.IngestJob(ctx, job(1, "1:filled", "2:in_progress")))
+	require.NoError(t, f.IngestJob(ctx, job(1, "1:filled", "2:in_progress"))) // a repeat
+	require.NoError(t, f.IngestJob(ctx, job(1, "1:filled")))                  // late
+	require.NoError(t, f.IngestJobRequest(ctx, jobRequest(5, "filled", 10)))
+	require.NoError(t, f.IngestJobRequest(ctx, jobRequest(5, "filled", 10))) // a repeat
+	require.NoError(t, f.IngestJobRequest(ctx, jobRequest(5, "posted", 5)))  // late
+	st := f.Stats()
+	assert.EqualValues(t, 2, st.Stale)
+	assert.EqualValues(t, 6, st.Copies)
 }

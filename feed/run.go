@@ -72,8 +72,13 @@ func (f *Feed) dispatch(ctx context.Context) {
 	// A handler's slot is freed when it returns: its acknowledgment is
 	// made meanwhile (at most workers of them wait at once), and the
 	// resource's next change is claimable only once it is stored anyway.
-	freed := make(chan struct{}, 2*f.workers) // a handler returned
-	acked := make(chan struct{}, 2*f.workers) // an acknowledgment was stored
+	// No send to freed or acked may block: once ctx ends, nothing reads
+	// them, and Run waits for the goroutines that send. freed holds one
+	// token per handler in flight, so it is never full; acked is a wakeup
+	// that coalesces (acknowledgments outnumber the reads when claims are
+	// slow, and a backlog of them once hung every shutdown behind it).
+	freed := make(chan struct{}, f.workers) // a handler returned
+	acked := make(chan struct{}, 1)         // acknowledgments were stored
 	acking := make(chan struct{}, f.workers)
 	inflight := 0
 	poll := time.NewTicker(f.poll)
@@ -93,12 +98,19 @@ func (f *Feed) dispatch(ctx context.Context) {
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
+					// Deferred, so that a handler ending its goroutine
+					// (runtime.Goexit: t.FailNow) frees its slots too.
+					defer func() {
+						<-acking
+						select {
+						case acked <- struct{}{}:
+						default: // one wakeup is waiting already
+						}
+					}()
 					f.handle(ctx, c, claimed, func() {
 						acking <- struct{}{}
 						freed <- struct{}{}
 					})
-					<-acking
-					acked <- struct{}{}
 				}()
 			}
 			if len(claims) == free {
@@ -149,12 +161,22 @@ func (f *Feed) handle(ctx context.Context, c Claim, claimed time.Time, returned 
 		}
 		claimed = time.Now()
 	}
+	// The outcome is recorded even when ctx ended, within a bound of its
+	// own, from the handler's return.
+	exited := true
+	defer func() {
+		if exited { // the handler called runtime.Goexit: a failure
+			octx, cancel := context.WithTimeout(context.WithoutCancel(ctx), f.lease)
+			defer cancel()
+			f.release(ctx, octx, c, errGoexit)
+		}
+	}()
 	lost, err := f.call(ctx, c, ch, claimed)
+	exited = false
 	once()
 	if lost {
 		return // counted and logged by call; the change is another claim's now
 	}
-	// Record the outcome even when ctx ended, within a bound of its own.
 	octx, cancel := context.WithTimeout(context.WithoutCancel(ctx), f.lease)
 	defer cancel()
 	if err == nil {
@@ -169,6 +191,15 @@ func (f *Feed) handle(ctx context.Context, c Claim, claimed time.Time, returned 
 		f.log(ctx, "feed: acknowledging a change failed", changeAttrs(c, err)...)
 		return // it is handed over again: at least once
 	}
+	f.release(ctx, octx, c, err)
+}
+
+// errGoexit is the failure of a handler that called runtime.Goexit.
+var errGoexit = errors.New("feed: the handler called runtime.Goexit (t.FailNow, say) instead of returning")
+
+// release counts and logs the handler's failure err, and releases c (with
+// octx) to be handed over again after a backoff.
+func (f *Feed) release(ctx, octx context.Context, c Claim, err error) {
 	f.stats.failed.Add(1)
 	f.log(ctx, "feed: the handler failed", changeAttrs(c, err)...)
 	if err := f.store.Release(octx, c, f.now().Add(f.backoff(c.Attempt))); err != nil {

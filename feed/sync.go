@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"log/slog"
 	"time"
+
+	"github.com/workforce-marketplace/workforce-go"
 )
 
 // The marks under which the sync keeps its watermarks in the store.
@@ -49,7 +51,7 @@ func (f *Feed) Sync(ctx context.Context) error {
 		defer unlock()
 	}
 	if err := f.syncKind(ctx, markJobs, func(wm *time.Time, yield func(ingest func() error) error) error {
-		for job, err := range f.client.Jobs.Sync(ctx, wm, f.syncOpts) {
+		for job, err := range f.client.Jobs.Sync(ctx, wm, f.syncOptions(markJobs)) {
 			if err != nil {
 				return err
 			}
@@ -62,7 +64,7 @@ func (f *Feed) Sync(ctx context.Context) error {
 		return err
 	}
 	if err := f.syncKind(ctx, markJobRequests, func(wm *time.Time, yield func(ingest func() error) error) error {
-		for jr, err := range f.client.JobRequests.Sync(ctx, wm, f.syncOpts) {
+		for jr, err := range f.client.JobRequests.Sync(ctx, wm, f.syncOptions(markJobRequests)) {
 			if err != nil {
 				return err
 			}
@@ -103,6 +105,11 @@ func (f *Feed) syncKind(ctx context.Context, mark string, sync func(wm *time.Tim
 		}
 		return nil
 	})
+	if errors.Is(err, workforce.ErrSyncState) && f.progress[mark] != nil {
+		// Of another watermark (a Feed sharing the store advanced it):
+		// the next sync starts afresh.
+		*f.progress[mark] = workforce.SyncState{}
+	}
 	if err != nil {
 		return fmt.Errorf("feed: %s: %w", mark, err)
 	}
@@ -112,4 +119,23 @@ func (f *Feed) syncKind(ctx context.Context, mark string, sync func(wm *time.Tim
 		}
 	}
 	return nil
+}
+
+// syncOptions answers the options of the sync kept under mark: those of
+// WithSyncOptions, with a Progress of that resource's own (kept in memory
+// by the Feed) when they have one, since a state serves one resource and
+// watermark. The caller holds f.syncMu.
+func (f *Feed) syncOptions(mark string) *workforce.SyncOptions {
+	if f.syncOpts == nil || f.syncOpts.Progress == nil {
+		return f.syncOpts
+	}
+	o := *f.syncOpts
+	if f.progress == nil {
+		f.progress = map[string]*workforce.SyncState{}
+	}
+	if f.progress[mark] == nil {
+		f.progress[mark] = new(workforce.SyncState)
+	}
+	o.Progress = f.progress[mark]
+	return &o
 }

@@ -25,6 +25,7 @@ import (
 	"net/url"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	_ "github.com/ncruces/go-sqlite3/driver" // the "sqlite3" database/sql driver
@@ -60,7 +61,9 @@ CREATE TABLE IF NOT EXISTS feed_marks (
 `
 
 // Store is a feed.Store in a SQLite file. Its methods are safe for
-// concurrent use.
+// concurrent use. A write whose ctx ends while it waits for the writer
+// answers at once with ctx's error: made all or not at all, never in part
+// (not made when its turn had not come).
 type Store struct {
 	db     *sql.DB
 	writes chan *write
@@ -85,8 +88,27 @@ type lease struct {
 
 // write is a unit of work for the writer: run inside its transaction.
 type write struct {
-	run  func(tx *sql.Tx) error
-	done chan error
+	run func(tx *sql.Tx) error
+	// after, when set, is called once with the write's outcome (nil when
+	// it committed), whether or not its caller still waits for it.
+	after func(err error)
+	state atomic.Int32 // queued, then started (by the writer) or dropped (by exec)
+	done  chan error
+}
+
+// The states of a write.
+const (
+	queued int32 = iota
+	started
+	dropped
+)
+
+// finish answers w's outcome.
+func (w *write) finish(err error) {
+	if w.after != nil {
+		w.after(err)
+	}
+	w.done <- err
 }
 
 // maxBatch bounds the writes one transaction of the writer holds.
@@ -201,26 +223,44 @@ func (s *Store) DB() *sql.DB { return s.db }
 var errClosed = errors.New("sqlite: the store is closed")
 
 // exec runs fn in the writer's next transaction and answers when that
-// transaction committed (or fn failed: its writes are rolled back alone).
-func (s *Store) exec(ctx context.Context, fn func(tx *sql.Tx) error) error {
-	w := &write{run: fn, done: make(chan error, 1)}
+// transaction committed (or fn failed: its writes are rolled back alone),
+// then calls after (when not nil) with the outcome. When ctx ends first,
+// exec answers at once: a write not started yet is dropped (never made),
+// and one under way commits or not with its transaction, all of it or
+// none; after learns which.
+func (s *Store) exec(ctx context.Context, fn func(tx *sql.Tx) error, after func(error)) error {
+	w := &write{run: fn, after: after, done: make(chan error, 1)}
 	select {
 	case s.writes <- w:
 	case <-s.stop:
+		w.finish(errClosed)
 		return errClosed
 	case <-ctx.Done():
-		return ctx.Err()
+		err := fmt.Errorf("sqlite: the write was not made: %w", ctx.Err())
+		w.finish(err)
+		return err
 	}
 	select {
 	case err := <-w.done:
 		return err
-	case <-s.done:
+	case <-ctx.Done():
+		if w.state.CompareAndSwap(queued, dropped) {
+			err := fmt.Errorf("sqlite: the write was not made: %w", ctx.Err())
+			w.finish(err)
+			return err
+		}
 		select {
 		case err := <-w.done:
 			return err
 		default:
+			return fmt.Errorf("sqlite: stopped waiting for a write under way, which may still commit: %w", ctx.Err())
+		}
+	case <-s.done:
+		if w.state.CompareAndSwap(queued, dropped) {
+			w.finish(errClosed)
 			return errClosed
 		}
+		return <-w.done // the writer answers every write it started
 	}
 }
 
@@ -249,7 +289,8 @@ func (s *Store) writer() {
 }
 
 // commit runs a batch in one transaction, each write under a savepoint of
-// its own so that one that fails leaves the others.
+// its own so that one that fails leaves the others. A write dropped by its
+// caller before its turn is skipped.
 func (s *Store) commit(batch []*write) {
 	errs := make([]error, len(batch))
 	err := func() error {
@@ -259,6 +300,10 @@ func (s *Store) commit(batch []*write) {
 		}
 		defer tx.Rollback()
 		for i, w := range batch {
+			if !w.state.CompareAndSwap(queued, started) {
+				batch[i] = nil // dropped: exec answered it
+				continue
+			}
 			if _, err := tx.Exec("SAVEPOINT w"); err != nil {
 				return err
 			}
@@ -274,10 +319,16 @@ func (s *Store) commit(batch []*write) {
 		return tx.Commit()
 	}()
 	for i, w := range batch {
+		if w == nil {
+			continue
+		}
+		if !w.state.CompareAndSwap(queued, started) && w.state.Load() != started {
+			continue // dropped after the transaction failed before its turn
+		}
 		if err != nil {
 			errs[i] = fmt.Errorf("sqlite: the transaction failed: %w", err)
 		}
-		w.done <- errs[i]
+		w.finish(errs[i])
 	}
 }
 
@@ -305,7 +356,7 @@ func (s *Store) Update(ctx context.Context, r feed.Resource, fn func([]byte) ([]
 			}
 		}
 		return nil
-	})
+	}, nil)
 }
 
 // Claim implements feed.Store. It reads the file and leases in memory.
@@ -383,14 +434,12 @@ func (s *Store) Ack(ctx context.Context, c feed.Claim) error {
 	// The lease is checked again in the write, and held until it ends: a
 	// lease that ran out while the Ack waited for the writer may have gone
 	// to another claim, whose change this Ack must not delete.
-	err = s.exec(ctx, func(tx *sql.Tx) error {
+	return s.exec(ctx, func(tx *sql.Tx) error {
 		if err := s.startAcking(c); err != nil {
 			return err
 		}
 		return deleteChange(tx, c)
-	})
-	s.endAcking(c, err == nil)
-	return err
+	}, func(err error) { s.endAcking(c, err == nil) })
 }
 
 // startAcking marks c's lease as being acknowledged (no Claim takes its
@@ -465,21 +514,21 @@ func (s *Store) Release(ctx context.Context, c feed.Claim, retryAt time.Time) er
 	if err != nil {
 		return err
 	}
-	err = s.exec(ctx, func(tx *sql.Tx) error {
+	return s.exec(ctx, func(tx *sql.Tx) error {
 		_, err := tx.Exec("UPDATE feed_changes SET attempts = attempts + ?, ready_at = ? WHERE kind = ? AND id = ? AND seq = ?",
 			l.attempt, retryAt.UnixNano(), string(c.Resource.Kind), c.Resource.ID, c.Seq)
 		return err
-	})
-	s.mu.Lock()
-	if s.claims[c.Resource] == l {
-		if err == nil {
-			delete(s.claims, c.Resource) // its attempts are in the file now
-		} else {
-			l.until = time.Time{} // claimable again at once
+	}, func(err error) {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if s.claims[c.Resource] == l {
+			if err == nil {
+				delete(s.claims, c.Resource) // its attempts are in the file now
+			} else {
+				l.until = time.Time{} // claimable again at once
+			}
 		}
-	}
-	s.mu.Unlock()
-	return err
+	})
 }
 
 // Mark implements feed.Store.
@@ -501,7 +550,7 @@ func (s *Store) SetMark(ctx context.Context, name string, t time.Time) error {
 		_, err := tx.Exec("INSERT INTO feed_marks (name, at) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET at = max(at, excluded.at)",
 			name, t.UnixNano())
 		return err
-	})
+	}, nil)
 }
 
 // TxHandler answers a feed.Handler that calls fn inside the transaction
@@ -526,7 +575,7 @@ func (s *Store) TxHandler(fn func(ctx context.Context, tx *sql.Tx, c *feed.Chang
 		if claim.Token == "" {
 			return fmt.Errorf("%w: %s %d #%d is not claimed by this store", feed.ErrLeaseLost, c.Kind, c.ResourceID, c.Seq)
 		}
-		err := s.exec(ctx, func(tx *sql.Tx) error {
+		return s.exec(ctx, func(tx *sql.Tx) error {
 			if err := s.startAcking(claim); err != nil {
 				return err
 			}
@@ -534,13 +583,13 @@ func (s *Store) TxHandler(fn func(ctx context.Context, tx *sql.Tx, c *feed.Chang
 				return err
 			}
 			return callTx(ctx, tx, c, fn)
+		}, func(err error) {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			if l := s.claims[r]; l != nil && l.token == claim.Token {
+				l.acking = false
+				l.acked = err == nil
+			}
 		})
-		s.mu.Lock()
-		if l := s.claims[r]; l != nil && l.token == claim.Token {
-			l.acking = false
-			l.acked = err == nil
-		}
-		s.mu.Unlock()
-		return err
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"path/filepath"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -132,4 +134,74 @@ func TestAttemptsSurviveARestart(t *testing.T) {
 	require.Len(t, again, 1, "the resource's second change waits for its first")
 	assert.EqualValues(t, 1, again[0].Seq)
 	assert.Equal(t, 2, again[0].Attempt)
+}
+
+// queuedCtx is a context that tells when it is waited on a second time:
+// exec waits on it once to queue its write, then to wait for the write.
+type queuedCtx struct {
+	context.Context
+	waits  atomic.Int32
+	queued chan struct{}
+}
+
+func (c *queuedCtx) Done() <-chan struct{} {
+	if c.waits.Add(1) == 2 {
+		close(c.queued)
+	}
+	return c.Context.Done()
+}
+
+// A write queued behind a busy writer (a TxHandler's fn, a slow disk)
+// answers as soon as its ctx ends, and is never made: an ingest answers
+// its webhook's deadline rather than hanging past it (review i17b #10),
+// and leaves nothing half-written.
+func TestAQueuedWriteAnswersWhenItsContextEnds(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := open(t, filepath.Join(t.TempDir(), "feed.db"))
+	t.Cleanup(func() { s.Close() })
+	gate, entered := make(chan struct{}), make(chan struct{})
+	release := sync.OnceFunc(func() { close(gate) })
+	t.Cleanup(release) // before Close, which waits for the writer
+	busy := make(chan error, 1)
+	go func() {
+		busy <- s.Update(ctx, feed.Resource{Kind: feed.KindJob, ID: 99}, func([]byte) ([]byte, []feed.Queued, error) {
+			close(entered)
+			<-gate
+			return []byte("busy"), nil, nil
+		})
+	}()
+	<-entered
+	r := feed.Resource{Kind: feed.KindJob, ID: 1}
+	base, cancel := context.WithCancel(ctx)
+	wctx := &queuedCtx{Context: base, queued: make(chan struct{})}
+	var called atomic.Bool
+	answered := make(chan error, 1)
+	go func() {
+		answered <- s.Update(wctx, r, func(b []byte) ([]byte, []feed.Queued, error) {
+			called.Store(true)
+			return queueTwo(b)
+		})
+	}()
+	select {
+	case <-wctx.queued:
+	case <-time.After(time.Minute): // a watchdog: an exec that waits on ctx only to queue
+	}
+	cancel()
+	select {
+	case err := <-answered:
+		require.ErrorIs(t, err, context.Canceled)
+	case <-time.After(time.Minute): // a watchdog: it answers at once
+		t.Fatal("a queued write still waited for the writer a minute after its context ended")
+	}
+	release()
+	require.NoError(t, <-busy)
+	require.NoError(t, s.Update(ctx, r, func(b []byte) ([]byte, []feed.Queued, error) {
+		assert.Nil(t, b, "the dropped write stored a record")
+		return nil, nil, nil
+	}))
+	assert.False(t, called.Load(), "the dropped write ran")
+	cs, err := s.Claim(ctx, 10, time.Minute)
+	require.NoError(t, err)
+	assert.Empty(t, cs, "the dropped write queued changes")
 }
