@@ -324,10 +324,13 @@ func (s *Store) Extend(ctx context.Context, c feed.Claim, lease time.Duration) e
 		return fmt.Errorf("postgres: renewing a lease: %w", err)
 	case tag.RowsAffected() != 1:
 		s.mu.Lock()
-		acked := s.txAcks[c.Token+claimKey{c.Resource, c.Seq}.String()]
+		k := c.Token + claimKey{c.Resource, c.Seq}.String()
+		acked := s.txAcks[k] || s.inTx[k]
 		s.mu.Unlock()
 		if acked {
-			return nil // the handler's transaction acknowledged it meanwhile
+			// The handler's transaction acknowledged it meanwhile, or is
+			// ending: committed, it did; rolled back, the row was there.
+			return nil
 		}
 		return lost(c)
 	}

@@ -68,6 +68,7 @@ type Store struct {
 	mu     sync.Mutex
 	claims map[claimKey]string // the token of each claim this Store made and did not end
 	txAcks map[string]bool     // tokens acknowledged in a handler's transaction
+	inTx   map[string]bool     // tokens whose change a handler's transaction under way deleted
 	// Changes leased to this Store when they were queued (see Update),
 	// oldest first, for the next Claim to hand over.
 	local    []prefetched
@@ -163,7 +164,7 @@ func New(ctx context.Context, pool *pgxpool.Pool) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("postgres: creating the tables: %w", err)
 	}
-	s := &Store{pool: pool, self: token(), claims: map[claimKey]string{}, txAcks: map[string]bool{},
+	s := &Store{pool: pool, self: token(), claims: map[claimKey]string{}, txAcks: map[string]bool{}, inTx: map[string]bool{},
 		updates: make(chan *updateReq, maxBatch), acks: make(chan *ackReq, maxBatch), notify: make(chan struct{}, 1),
 		stop: make(chan struct{}), done: make(chan struct{})}
 	var wg sync.WaitGroup
@@ -403,15 +404,20 @@ func (s *Store) TxHandler(fn func(ctx context.Context, tx pgx.Tx, c *feed.Change
 			if tag.RowsAffected() != 1 {
 				return lost(feed.Claim{Resource: k.r, Seq: k.seq})
 			}
+			// From here the row is this transaction's: a renewal waits for
+			// its end, and finds no row when it committed.
+			s.mu.Lock()
+			s.inTx[tok+k.String()] = true
+			s.mu.Unlock()
 			return fn(ctx, tx, c)
 		})
-		if err != nil {
-			return err
-		}
 		s.mu.Lock()
-		s.txAcks[tok+k.String()] = true
+		delete(s.inTx, tok+k.String())
+		if err == nil {
+			s.txAcks[tok+k.String()] = true
+		}
 		s.mu.Unlock()
-		return nil
+		return err
 	}
 }
 
