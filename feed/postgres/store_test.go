@@ -5,9 +5,12 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -67,6 +70,58 @@ func TestLeasedAtIngest(t *testing.T) {
 	require.Len(t, got, 1, "given back when a closed")
 	assert.Equal(t, r2, got[0].Resource)
 	assert.Equal(t, 1, got[0].Attempt)
+}
+
+// A lease renewed while a TxHandler's transaction holds the change is not
+// lost: the renewal waits for the transaction and, once it committed,
+// answers nil, even before TxHandler returns (outside attack 7, A7-7).
+func TestExtendDuringTxHandler(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	cfg := database(t).Config().Copy()
+	var afterCommit atomic.Pointer[func()]
+	cfg.ConnConfig.Tracer = commitHook{&afterCommit}
+	db, err := pgxpool.NewWithConfig(ctx, cfg)
+	require.NoError(t, err)
+	t.Cleanup(db.Close)
+	s := store(t, db)
+	r := feed.Resource{Kind: feed.KindJob, ID: 1}
+	require.NoError(t, s.Update(ctx, r, queue("one")))
+	got, err := s.Claim(ctx, 1, time.Hour)
+	require.NoError(t, err)
+	require.Len(t, got, 1)
+	extended := make(chan error, 1)
+	var extendErr error
+	hook := func() { extendErr = <-extended } // TxHandler's commit answered: the renewal's first
+	afterCommit.Store(&hook)
+	h := s.TxHandler(func(ctx context.Context, tx pgx.Tx, _ *feed.Change) error {
+		go func() { extended <- s.Extend(context.Background(), got[0], time.Hour) }()
+		// Until the renewal waits for this transaction's row lock.
+		for waiting := 0; waiting == 0; {
+			if err := tx.QueryRow(ctx, "SELECT count(*) FROM pg_locks WHERE NOT granted AND pg_backend_pid() = ANY(pg_blocking_pids(pid))").Scan(&waiting); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	hctx, cancel := context.WithTimeout(ctx, time.Minute) // bounds the wait
+	defer cancel()
+	require.NoError(t, h(hctx, &feed.Change{Kind: r.Kind, ResourceID: r.ID, Seq: 1}))
+	assert.NoError(t, extendErr, "acknowledged in the handler's transaction")
+}
+
+// commitHook calls the func *f holds, if any, each time a COMMIT was
+// answered, before its caller learns it.
+type commitHook struct{ f *atomic.Pointer[func()] }
+
+func (h commitHook) TraceQueryStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceQueryStartData) context.Context {
+	return ctx
+}
+
+func (h commitHook) TraceQueryEnd(_ context.Context, _ *pgx.Conn, d pgx.TraceQueryEndData) {
+	if f := h.f.Load(); f != nil && d.CommandTag.String() == "COMMIT" {
+		(*f)()
+	}
 }
 
 // One instance syncs at a time: the sync lock is refused to a second
