@@ -39,11 +39,12 @@ func TestSettleRefusesAnImpossibleServerClock(t *testing.T) {
 			m.RegisterResponder(http.MethodGet, mockBase+"/api_v2/info", func(*http.Request) (*http.Response, error) {
 				return httpmock.NewStringResponse(200, fmt.Sprintf(`{"utc_time_now": %q}`, time.Now().Add(tc.offset).UTC().Format(time.RFC3339Nano))), nil
 			})
+			started := time.Now() // before the Message is made, as a create's call starts before its record
 			made := time.Now().Add(-tc.msgAge).UTC().Format(time.RFC3339Nano)
 			m.RegisterResponder(http.MethodGet, mockBase+"/api_v2/messages", httpmock.NewStringResponder(200, fmt.Sprintf(
 				`{"messages": [{"id": 7, "job_id": 1, "sender_id": 2, "receiver_id": 3, "body": "Running late", "created_at": %q}]}`, made)))
 			create := &workforce.MessageCreate{Body: "Running late", JobID: 1, SenderID: 2, ReceiverID: 3}
-			msg, err := c.Messages.Settle(context.Background(), create, &workforce.TransportError{OutcomeUnknown: true, Started: time.Now(), Sent: time.Now()})
+			msg, err := c.Messages.Settle(context.Background(), create, &workforce.TransportError{OutcomeUnknown: true, Started: started, Sent: started})
 			if !tc.refused {
 				require.NoError(t, err)
 				assert.EqualValues(t, 7, msg.ID)
