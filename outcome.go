@@ -51,8 +51,8 @@ func (t writeTracer) RoundTrip(req *http.Request) (*http.Response, error) {
 }
 
 // nothingDone reports whether an answer shows the server did nothing: a
-// 4xx (429 included), or a 503 that carries a Retry-After, the server's own
-// "not now". A 503 without one does not: a router answers it after passing
+// 4xx (429 included), or a 503 that carries a Retry-After of a second or
+// more (or a date ahead), the server's own "not now". A 503 without one does not: a router answers it after passing
 // the request on (Heroku's H12 after 30 s, while the app goes on working),
 // nor does a redirect: a 303 is the usual answer to a POST that was done.
 func nothingDone(resp *http.Response, err error) bool {
@@ -60,8 +60,8 @@ func nothingDone(resp *http.Response, err error) bool {
 		return false
 	}
 	if resp.StatusCode == http.StatusServiceUnavailable {
-		_, ok := retry.ParseRetryAfter(resp.Header.Get("Retry-After"), 0, time.Now())
-		return ok
+		wait, ok := retry.ParseRetryAfter(resp.Header.Get("Retry-After"), 0, time.Now())
+		return ok && wait > 0 // "now" (0, a date past) is no "not now"
 	}
 	return resp.StatusCode >= 400 && resp.StatusCode <= 499
 }

@@ -316,34 +316,43 @@ func TestUpdateAnswered502Then503IsUnknown(t *testing.T) {
 // create's Settle finds the record made, so that it is not made twice.
 func TestCreateAnswered503AfterActingIsUnknown(t *testing.T) {
 	t.Parallel()
-	srv := workforcetest.NewServer(t)
-	target, err := url.Parse(srv.URL)
-	require.NoError(t, err)
-	router := httputil.NewSingleHostReverseProxy(target)
-	router.ModifyResponse = func(r *http.Response) error {
-		if r.Request.Method == http.MethodPost && r.Request.URL.Path == "/api_v2/jobs/assign" {
-			r.StatusCode = http.StatusServiceUnavailable // the app made the Job; the router says 503
-			r.Header.Set("Via", "1.1 vegur")
-		}
-		return nil
-	}
-	front := httptest.NewServer(router)
-	t.Cleanup(front.Close)
-	c, err := workforce.New(srv.Private.APIKey, srv.Private.SecretKey, workforce.WithBaseURL(front.URL),
-		workforce.WithRetry(3, time.Millisecond, time.Millisecond))
-	require.NoError(t, err)
-	seed := srv.Seed()
-	ctx := context.Background()
-	create := &workforce.JobCreate{WorkerID: seed.WorkerIDs[2], JobRequestID: seed.JobRequest1099ID}
+	// No Retry-After, or one that says "now" (outside attack 8, A8-5): no "not now".
+	for _, retryAfter := range []string{"", "0", "Thu, 01 Jan 1970 00:00:00 GMT", "+3", "-1"} {
+		t.Run(retryAfter, func(t *testing.T) {
+			t.Parallel()
+			srv := workforcetest.NewServer(t)
+			target, err := url.Parse(srv.URL)
+			require.NoError(t, err)
+			router := httputil.NewSingleHostReverseProxy(target)
+			router.ModifyResponse = func(r *http.Response) error {
+				if r.Request.Method == http.MethodPost && r.Request.URL.Path == "/api_v2/jobs/assign" {
+					r.StatusCode = http.StatusServiceUnavailable // the app made the Job; the router says 503
+					r.Header.Set("Via", "1.1 vegur")
+					if retryAfter != "" {
+						r.Header.Set("Retry-After", retryAfter)
+					}
+				}
+				return nil
+			}
+			front := httptest.NewServer(router)
+			t.Cleanup(front.Close)
+			c, err := workforce.New(srv.Private.APIKey, srv.Private.SecretKey, workforce.WithBaseURL(front.URL),
+				workforce.WithRetry(3, time.Millisecond, time.Millisecond))
+			require.NoError(t, err)
+			seed := srv.Seed()
+			ctx := context.Background()
+			create := &workforce.JobCreate{WorkerID: seed.WorkerIDs[2], JobRequestID: seed.JobRequest1099ID}
 
-	_, _, err = c.Jobs.Assign(ctx, create)
-	require.ErrorIs(t, err, workforce.ErrOutcomeUnknown)
-	require.ErrorIs(t, err, workforce.ErrServer)
-	assert.Equal(t, 1, countRequests(srv, http.MethodPost, "/api_v2/jobs/assign"), "a create answered 503 is not sent again")
-	job, err := c.Jobs.Settle(ctx, create, err)
-	require.NoError(t, err)
-	assert.Equal(t, seed.WorkerIDs[2], job.WorkerID)
-	assert.Len(t, jobsOf(t, c, seed.JobRequest1099ID, seed.WorkerIDs[2]), 1, "one Job, not two")
+			_, _, err = c.Jobs.Assign(ctx, create)
+			require.ErrorIs(t, err, workforce.ErrOutcomeUnknown)
+			require.ErrorIs(t, err, workforce.ErrServer)
+			assert.Equal(t, 1, countRequests(srv, http.MethodPost, "/api_v2/jobs/assign"), "a create answered 503 is not sent again")
+			job, err := c.Jobs.Settle(ctx, create, err)
+			require.NoError(t, err)
+			assert.Equal(t, seed.WorkerIDs[2], job.WorkerID)
+			assert.Len(t, jobsOf(t, c, seed.JobRequest1099ID, seed.WorkerIDs[2]), 1, "one Job, not two")
+		})
+	}
 }
 
 // A create answered 303 See Other after the server acted

@@ -138,23 +138,20 @@ func ParseRetryAfter(v string, second time.Duration, now time.Time) (time.Durati
 	if second <= 0 {
 		second = time.Second
 	}
-	if n, err := strconv.ParseInt(v, 10, 64); err == nil {
-		if n < 0 {
+	if strings.Trim(v, "0123456789") != "" { // not delay-seconds (1*DIGIT): "+3", "-1", "1.5", a date
+		t, err := http.ParseTime(v)
+		if err != nil {
 			return 0, false
 		}
+		return max(t.Sub(now), 0), true
+	}
+	if n, err := strconv.ParseInt(v, 10, 64); err == nil {
 		if n > int64(math.MaxInt64/second) {
 			return math.MaxInt64, true
 		}
 		return time.Duration(n) * second, true
 	}
-	if strings.Trim(v, "0123456789") == "" { // digits too many for an int64: longer than any cap
-		return math.MaxInt64, true
-	}
-	t, err := http.ParseTime(v)
-	if err != nil {
-		return 0, false
-	}
-	return max(t.Sub(now), 0), true
+	return math.MaxInt64, true // digits too many for an int64: longer than any cap
 }
 
 // transient reports whether a transport error may pass if the request is

@@ -37,6 +37,7 @@ func TestParseRetryAfter(t *testing.T) {
 		{"5", time.Millisecond, 5 * time.Millisecond, true},
 		{"-1", time.Second, 0, false},
 		{"1.5", time.Second, 0, false},
+		{"+3", time.Second, 0, false}, // delay-seconds is digits alone
 		{"soon", time.Second, 0, false},
 		{"9223372036854775807", time.Second, math.MaxInt64, true}, // saturates, no overflow
 		{"9223372036", time.Second, 9223372036 * time.Second, true},
