@@ -145,6 +145,12 @@ func (l *limiter) grant() {
 // opens it, while the window is in use. Other answers say nothing of the
 // server's load.
 func (l *limiter) observe(sent time.Time, rtt time.Duration, status int) {
+	l.answered(sent, rtt, status, true)
+}
+
+// answered is observe, where a good answer that is no sample (a short
+// page, see gauged) may open the window but tells no latency.
+func (l *limiter) answered(sent time.Time, rtt time.Duration, status int, sample bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if status == http.StatusTooManyRequests || status == http.StatusServiceUnavailable {
@@ -155,6 +161,12 @@ func (l *limiter) observe(sent time.Time, rtt time.Duration, status int) {
 		return
 	}
 	if status < 200 || status > 299 {
+		return
+	}
+	if !sample {
+		if l.minRTT == 0 || rtt <= 2*l.base()+l.slack { // slower than a full page was: no sign either
+			l.open()
+		}
 		return
 	}
 	if l.epoch++; l.epoch > limiterEpoch {
@@ -175,8 +187,17 @@ func (l *limiter) observe(sent time.Time, rtt time.Duration, status int) {
 			return
 		}
 	}
-	if rtt > slow || (len(l.queue) == 0 && l.inFlight < int(l.window)) {
-		return // slow, or the window not in use: no sign that a wider one would do
+	if rtt > slow {
+		return // slow: no sign that a wider window would do
+	}
+	l.open()
+}
+
+// open widens the window after a good answer, while it is in use; l.mu is
+// held.
+func (l *limiter) open() {
+	if len(l.queue) == 0 && l.inFlight < int(l.window) {
+		return // not in use: no sign that a wider one would do
 	}
 	switch {
 	case l.window < l.ssthresh:
@@ -234,15 +255,16 @@ type gauge struct {
 // gaugeKey holds, in a context, the gauge of the page its call fetches.
 type gaugeKey struct{}
 
-// gauged fetches one page with fetch and reports its good answer to l if
-// the page holds enough records to tell the server's latency; smaller
-// pages, like answers other than 2xx, 429 and 503, say nothing of the
-// load. Refusals are reported as they come, by each attempt.
+// gauged fetches one page with fetch and reports its good answer to l: as
+// a sample of the server's latency if the page holds enough records, else
+// only as a good answer, which opens the window as any does (a sync read
+// in short slices would otherwise never reopen it after a refusal).
+// Refusals are reported as they come, by each attempt.
 func gauged[T any](ctx context.Context, l *limiter, fetch func(context.Context) ([]T, *Response, error)) ([]T, *Response, error) {
 	g := new(gauge)
 	items, resp, err := fetch(context.WithValue(ctx, gaugeKey{}, g))
-	if err == nil && g.ok && len(items) >= MaxPerPage/2 {
-		l.observe(g.sent, g.rtt, http.StatusOK)
+	if err == nil && g.ok {
+		l.answered(g.sent, g.rtt, http.StatusOK, len(items) >= MaxPerPage/2)
 	}
 	return items, resp, err
 }

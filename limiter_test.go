@@ -170,3 +170,19 @@ func TestLimiterIgnoresTheLatencyOfShortPages(t *testing.T) {
 	}
 	assert.Less(t, l.size(), 32.0, "a page of half the records or more tells the latency")
 }
+
+// Short pages open the window as other good answers do, though they tell
+// no latency: a sync read in short slices reopens it after a refusal.
+func TestLimiterReopensOnShortPages(t *testing.T) {
+	t.Parallel()
+	l := newLimiter(32)
+	busy(l, 64)
+	sent := time.Now()
+	l.observe(sent, time.Millisecond, http.StatusTooManyRequests) // at 4, refused: 2
+	require.Equal(t, 2.0, l.size())
+	late := sent.Add(time.Hour)
+	for range 40 {
+		page(l, late, time.Millisecond, 10)
+	}
+	assert.Greater(t, l.size(), 6.0, "opened by short pages")
+}
