@@ -3,6 +3,7 @@ package workforcetest
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"testing"
 )
 
@@ -83,4 +84,36 @@ func BenchmarkMarshalJob(b *testing.B) {
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(jobs)), "ns/job")
 		})
 	}
+}
+
+// FuzzMarshalJob holds marshalJob to json.Marshal's bytes on arbitrary
+// strings (invalid UTF-8, HTML and line separators included), floats and
+// numbers, in every field that marshalJob writes its own way.
+func FuzzMarshalJob(f *testing.F) {
+	f.Add("a", 1.5, "12.5", int64(3), "x")
+	f.Add("\xff\x7f\u2028<&>", -0.0, "1e400", int64(-1), "\x00")
+	f.Fuzz(func(t *testing.T, s string, hours float64, number string, n int64, rate string) {
+		if math.IsNaN(hours) || math.IsInf(hours, 0) {
+			t.Skip("json.Marshal refuses it")
+		}
+		var valid json.Number
+		if json.Unmarshal([]byte(number), &valid) != nil {
+			t.Skip("not a JSON number")
+		}
+		wage, duration := json.Number(number), int(n)
+		j := jobJSON{ID: n, State: s, CreatedAt: s, ConfirmedAt: &s, HoursWorked: hours, ActualDuration: &duration,
+			TimeToStart: &n, AdjustedWage: &wage, RequestorNotes: &s, Classification: s,
+			Worker:      marshalEmbeddedUser(&embeddedUserJSON{FirstName: s}),
+			Transitions: []transitionJSON{{ID: n, Name: s, Latitude: &s}}}
+		for _, r := range []any{rate, wage, hours, nil} {
+			j.W2HourlyRate = r
+			want, err := json.Marshal(&j)
+			if err != nil {
+				t.Skip(err)
+			}
+			if got := marshalJob(&j); !bytes.Equal(got, want) {
+				t.Fatalf("W2HourlyRate %T %v:\n got %s\nwant %s", r, r, got, want)
+			}
+		}
+	})
 }
