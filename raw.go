@@ -299,7 +299,7 @@ func checkRawBody(red *redact.Redactor, body []byte) error {
 	if err := refuseSecret(red, "Body", string(body)); err != nil {
 		return err
 	}
-	for s := range base64Strings(body) { // a []byte, as encoding/json writes it
+	for s := range bodyStrings(body) { // unescaped, or a []byte as base64
 		if err := refuseSecret(red, "Body", s); err != nil {
 			return err
 		}
@@ -319,10 +319,13 @@ func checkRawBody(red *redact.Redactor, body []byte) error {
 	return nil
 }
 
-// base64Strings yields the text of each string of the JSON body that is
-// standard base64, as encoding/json writes a []byte: a key held as bytes
-// is sent in that form, which reverses to the key.
-func base64Strings(body []byte) iter.Seq[string] {
+// bodyStrings yields each string of the JSON body as a server reads it,
+// its escapes undone (a key spelled with \u escapes), and what it decodes
+// to as base64 in any of its alphabets, padded or not: encoding/json
+// writes a []byte as standard base64, other encoders escape its '/' or
+// '+' or use the URL alphabet, and each reverses to the key.
+func bodyStrings(body []byte) iter.Seq[string] {
+	encodings := []*base64.Encoding{base64.StdEncoding, base64.RawStdEncoding, base64.URLEncoding, base64.RawURLEncoding}
 	return func(yield func(string) bool) {
 		for i := 0; i < len(body); i++ {
 			if body[i] != '"' {
@@ -334,13 +337,24 @@ func base64Strings(body []byte) iter.Seq[string] {
 					j, escaped = j+1, true
 				}
 			}
-			lit := body[i+1 : min(j, len(body))]
+			lit := string(body[i+1 : min(j, len(body))])
 			i = j
-			if escaped || len(lit) == 0 || len(lit)%4 != 0 { // base64 needs no escape
-				continue
+			if escaped {
+				var s string
+				if json.Unmarshal([]byte(`"`+lit+`"`), &s) != nil {
+					continue // not JSON: the server refuses it as well
+				}
+				if lit = s; !yield(lit) {
+					return
+				}
 			}
-			if b, err := base64.StdEncoding.DecodeString(string(lit)); err == nil && !yield(string(b)) {
-				return
+			for _, enc := range encodings {
+				if b, err := enc.DecodeString(lit); err == nil && len(b) > 0 {
+					if !yield(string(b)) {
+						return
+					}
+					break
+				}
 			}
 		}
 	}

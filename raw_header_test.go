@@ -166,9 +166,14 @@ func TestDoRefusesASecretInAnyPartOfTheRequest(t *testing.T) {
 		"the API key in base64":         {workforce.RawRequest{Method: "POST", Path: "webhooks", Body: []string{base64.StdEncoding.EncodeToString([]byte(testAPIKey))}}, "Body", testAPIKey},
 		"a live key's shape as []byte":  {workforce.RawRequest{Method: "POST", Path: "webhooks", Body: map[string]any{"k": []byte("sk_live_made_up_other")}}, "Body", "made_up_other"},
 		"a whole body as []byte":        {workforce.RawRequest{Method: "POST", Path: "webhooks", Body: []byte(`{"a": 1}`)}, "Body", "\"a\""},
-		"the token in a path":           {workforce.RawRequest{Method: "GET", Path: "jobs/" + testToken}, "Path", testToken},
-		"the token escaped in a path":   {workforce.RawRequest{Method: "GET", Path: "jobs/" + escaped}, "Path", testToken[1:]},
-		"a key across segments":         {workforce.RawRequest{Method: "DELETE", Path: "x/" + testAPIKey[:12] + "/" + testAPIKey[12:]}, "Path", testAPIKey[8:]},
+		// other encoders (outside attack 8, A8-3): JSON escapes, the URL alphabet, no padding
+		"the key spelled with escapes": {workforce.RawRequest{Method: "POST", Path: "webhooks", Body: json.RawMessage(`{"n": "` + strings.Replace(testSecretKey, "_", `\u005f`, 1) + `"}`)}, "Body", testSecretKey[4:]},
+		"base64 with escaped slashes":  {workforce.RawRequest{Method: "POST", Path: "webhooks", Body: json.RawMessage(`{"b": "` + strings.ReplaceAll(strings.ReplaceAll(base64.StdEncoding.EncodeToString(append([]byte{0xfb, 0xef, 0xbe, 0xff, 0xff, 0xff}, testSecretKey...)), "/", `\/`), "+", `\u002b`) + `"}`)}, "Body", testSecretKey},
+		"the key in base64url":         {workforce.RawRequest{Method: "POST", Path: "webhooks", Body: []string{base64.URLEncoding.EncodeToString([]byte("x:" + testSecretKey))}}, "Body", testSecretKey},
+		"the key in unpadded base64":   {workforce.RawRequest{Method: "POST", Path: "webhooks", Body: []string{base64.RawStdEncoding.EncodeToString([]byte("xy:" + testSecretKey))}}, "Body", testSecretKey},
+		"the token in a path":          {workforce.RawRequest{Method: "GET", Path: "jobs/" + testToken}, "Path", testToken},
+		"the token escaped in a path":  {workforce.RawRequest{Method: "GET", Path: "jobs/" + escaped}, "Path", testToken[1:]},
+		"a key across segments":        {workforce.RawRequest{Method: "DELETE", Path: "x/" + testAPIKey[:12] + "/" + testAPIKey[12:]}, "Path", testAPIKey[8:]},
 	} {
 		_, err := c.Do(context.Background(), &tc.r, nil)
 		var argErr *workforce.ArgumentError
