@@ -2,10 +2,9 @@ package feed
 
 import (
 	"bytes"
-	"cmp"
+	"container/heap"
 	"context"
 	"fmt"
-	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -20,33 +19,81 @@ type MemoryStore struct {
 	mu      sync.Mutex
 	records map[Resource][]byte
 	queues  map[Resource][]*memItem // unacknowledged changes by Seq
-	heads   []memHead               // the first change of each queue, oldest first
-	marks   map[string]time.Time
-	order   int64 // numbers changes in the order they were queued
-	tokens  int64
-	now     func() time.Time
-}
-
-// memHead is the first change of a resource's queue.
-type memHead struct {
-	r  Resource
-	it *memItem
+	// The first change of each queue is in one of two heaps: ready (not
+	// leased, not backing off), oldest first, or waiting, by the time it
+	// may be claimed again; so a claim and an acknowledgment cost O(log n)
+	// with any backlog.
+	ready, waiting memHeap
+	marks          map[string]time.Time
+	order          int64 // numbers changes in the order they were queued
+	tokens         int64
+	now            func() time.Time
 }
 
 // memItem is a queued change and its claim.
 type memItem struct {
 	Queued
+	r       Resource
 	order   int64
 	ready   time.Time // not claimed before
 	leased  time.Time // leased until
 	token   string
 	attempt int
+	in      *memHeap // the heap it is in, when the first of its queue
+	index   int      // its place there
+}
+
+// due is when it may be claimed.
+func (it *memItem) due() time.Time {
+	if it.leased.After(it.ready) {
+		return it.leased
+	}
+	return it.ready
+}
+
+// memHeap is a heap of queue heads (container/heap), by order when byDue
+// is false, else by due time, then order.
+type memHeap struct {
+	items []*memItem
+	byDue bool
+}
+
+func (h *memHeap) Len() int { return len(h.items) }
+
+func (h *memHeap) Less(i, k int) bool {
+	a, b := h.items[i], h.items[k]
+	if h.byDue {
+		if c := a.due().Compare(b.due()); c != 0 {
+			return c < 0
+		}
+	}
+	return a.order < b.order
+}
+
+func (h *memHeap) Swap(i, k int) {
+	h.items[i], h.items[k] = h.items[k], h.items[i]
+	h.items[i].index, h.items[k].index = i, k
+}
+
+func (h *memHeap) Push(x any) {
+	it := x.(*memItem)
+	it.in, it.index = h, len(h.items)
+	h.items = append(h.items, it)
+}
+
+func (h *memHeap) Pop() any {
+	n := len(h.items) - 1
+	it := h.items[n]
+	h.items[n] = nil
+	h.items = h.items[:n]
+	it.in = nil
+	return it
 }
 
 // NewMemoryStore answers an empty MemoryStore.
 func NewMemoryStore() *MemoryStore {
 	return &MemoryStore{records: map[Resource][]byte{}, queues: map[Resource][]*memItem{},
-		marks: map[string]time.Time{}, now: time.Now}
+		waiting: memHeap{byDue: true}, marks: map[string]time.Time{}, now: time.Now}
 }
 
 // Update implements Store.
@@ -64,11 +111,11 @@ func (m *MemoryStore) Update(ctx context.Context, r Resource, fn func([]byte) ([
 	q := m.queues[r]
 	for _, c := range queue {
 		m.order++
-		q = append(q, &memItem{Queued: Queued{Seq: c.Seq, Data: bytes.Clone(c.Data)}, order: m.order})
+		q = append(q, &memItem{Queued: Queued{Seq: c.Seq, Data: bytes.Clone(c.Data)}, r: r, order: m.order})
 	}
 	if len(q) > 0 {
 		if len(m.queues[r]) == 0 {
-			m.heads = append(m.heads, memHead{r, q[0]}) // the newest: last
+			heap.Push(&m.ready, q[0])
 		}
 		m.queues[r] = q
 	}
@@ -86,17 +133,17 @@ func (m *MemoryStore) Claim(ctx context.Context, n int, lease time.Duration) ([]
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	now := m.now()
-	out := make([]Claim, 0, n)
-	for _, h := range m.heads {
-		if len(out) == n {
-			break
-		}
-		if it := h.it; !it.ready.After(now) && !it.leased.After(now) {
-			m.tokens++
-			it.token, it.leased = strconv.FormatInt(m.tokens, 10), now.Add(lease)
-			it.attempt++
-			out = append(out, Claim{Resource: h.r, Seq: it.Seq, Data: bytes.Clone(it.Data), Attempt: it.attempt, Token: it.token})
-		}
+	for m.waiting.Len() > 0 && !m.waiting.items[0].due().After(now) {
+		heap.Push(&m.ready, heap.Pop(&m.waiting))
+	}
+	out := make([]Claim, 0, min(n, m.ready.Len()))
+	for len(out) < n && m.ready.Len() > 0 {
+		it := heap.Pop(&m.ready).(*memItem)
+		m.tokens++
+		it.token, it.leased = strconv.FormatInt(m.tokens, 10), now.Add(lease)
+		it.attempt++
+		heap.Push(&m.waiting, it)
+		out = append(out, Claim{Resource: it.r, Seq: it.Seq, Data: bytes.Clone(it.Data), Attempt: it.attempt, Token: it.token})
 	}
 	return out, nil
 }
@@ -122,8 +169,7 @@ func (m *MemoryStore) Ack(ctx context.Context, c Claim) error {
 		return err
 	}
 	q := m.queues[c.Resource]
-	i, _ := slices.BinarySearchFunc(m.heads, q[0].order, func(h memHead, order int64) int { return cmp.Compare(h.it.order, order) })
-	m.heads = slices.Delete(m.heads, i, i+1)
+	heap.Remove(q[0].in, q[0].index) // waiting, or ready again once its lease ran out
 	if len(q) == 1 {
 		delete(m.queues, c.Resource)
 		return nil
@@ -131,10 +177,15 @@ func (m *MemoryStore) Ack(ctx context.Context, c Claim) error {
 	q[0] = nil
 	q = q[1:]
 	m.queues[c.Resource] = q
-	next := memHead{c.Resource, q[0]}
-	i, _ = slices.BinarySearchFunc(m.heads, next.it.order, func(h memHead, order int64) int { return cmp.Compare(h.it.order, order) })
-	m.heads = slices.Insert(m.heads, i, next)
+	heap.Push(&m.ready, q[0])
 	return nil
+}
+
+// wait puts the head it in the waiting heap, wherever it was, by its due
+// time (a Claim moves it to ready once due). The caller holds m.mu.
+func (m *MemoryStore) wait(it *memItem) {
+	heap.Remove(it.in, it.index)
+	heap.Push(&m.waiting, it)
 }
 
 // Extend implements Store.
@@ -147,6 +198,7 @@ func (m *MemoryStore) Extend(ctx context.Context, c Claim, lease time.Duration) 
 	it, err := m.held(c)
 	if err == nil {
 		it.leased = m.now().Add(lease)
+		m.wait(it)
 	}
 	return err
 }
@@ -161,6 +213,7 @@ func (m *MemoryStore) Release(ctx context.Context, c Claim, retryAt time.Time) e
 	it, err := m.held(c)
 	if err == nil {
 		it.token, it.leased, it.ready = "", time.Time{}, retryAt
+		m.wait(it)
 	}
 	return err
 }
