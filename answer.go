@@ -2,11 +2,13 @@ package workforce
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"reflect"
+	"strings"
 	"sync"
 
 	"github.com/workforce-marketplace/workforce-go/internal/jsonscan"
@@ -70,9 +72,11 @@ func (c *Client) read(cs *callState, hr *http.Response, err error, key string, o
 
 // sameRecord refuses the answer data, decoded into out, to a call on the
 // record id by its path (a get, an update, an action), when the record it
-// holds is another (a proxy's or a cache's mix-up): its id is not id, or
-// it names an id twice, of which encoding/json would take the last. A
-// record without an id is left to the decoding's own checks.
+// holds is another (a proxy's or a cache's mix-up): its id is not id, it
+// has no usable id (none, null, 0, or one that fits no form), as Decode
+// refuses such a document, or it names an id twice, its names compared
+// as encoding/json matches them ("ID" is "id"), of which encoding/json
+// would take the last.
 func sameRecord(data []byte, key string, out any, id int64) error {
 	v := reflect.ValueOf(out).Elem()
 	for v.Kind() == reflect.Pointer && !v.IsNil() {
@@ -86,13 +90,38 @@ func sameRecord(data []byte, key string, out any, id int64) error {
 		return nil
 	}
 	record, _, _ := unwrap(data, key)
-	if jsonscan.Named(record, "id") > 1 {
+	if namedFold(record, "id") > 1 {
 		return fmt.Errorf("%w: the answer names the record's id more than once", ErrOtherRecord)
 	}
-	if got := field.Int(); got != 0 && got != id {
+	switch got := field.Int(); {
+	case got == 0:
+		return fmt.Errorf("%w: asked for %d, the answer's record holds no id", ErrOtherRecord, id)
+	case got != id:
 		return fmt.Errorf("%w: asked for %d, answered %d", ErrOtherRecord, id, got)
 	}
 	return nil
+}
+
+// namedFold returns how many members of the top-level object data have a
+// name that encoding/json matches to key: equal to it, once its escapes
+// are undone, under Unicode case folding ("ID", "Id" and "\u0049d" are
+// "id"); 0 when data is not an object.
+func namedFold(data []byte, key string) int {
+	n := 0
+	jsonscan.Members(data, func(name, _ []byte) bool {
+		s := string(name)
+		if bytes.IndexByte(name, '\\') >= 0 {
+			q := make([]byte, 0, len(name)+2)
+			if json.Unmarshal(append(append(append(q, '"'), name...), '"'), &s) != nil {
+				return true
+			}
+		}
+		if strings.EqualFold(s, key) {
+			n++
+		}
+		return true
+	})
+	return n
 }
 
 // learnSecret adds secret, which an answer to the call cs delivered (a new

@@ -87,7 +87,7 @@ func unwrap(data []byte, key string) ([]byte, bool, error) {
 		if c := v[0]; c != '{' && c != '[' && c != 'n' {
 			return data, false, nil
 		}
-		if jsonscan.Named(data, key) > 1 {
+		if namedFold(data, key) > 1 { // as encoding/json matches names: "JOB" is "job"
 			return nil, false, fmt.Errorf("the answer holds %q more than once", key)
 		}
 	}

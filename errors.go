@@ -48,8 +48,10 @@ const (
 )
 
 // ErrOtherRecord is matched by the *DecodeError of a call on one record by
-// its ID (a get, an update, an action) whose answer is another record, or
-// names two IDs: nothing of it is returned.
+// its ID (a get, an update, an action) whose answer is another record,
+// holds no usable ID (none, null, 0, or one that fits no form, as Decode
+// refuses), or names two IDs (in any case: "ID" is "id"): nothing of it is
+// returned.
 var ErrOtherRecord = errors.New("workforce: the answer is another record")
 
 // An APIError is an answer of the API with a status other than 2xx.

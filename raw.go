@@ -2,6 +2,7 @@ package workforce
 
 import (
 	"context"
+	"encoding"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -53,8 +54,9 @@ type RawRequest struct {
 	Query url.Values
 	// Body is encoded as JSON when not nil, such as
 	// map[string]any{"job": map[string]any{"worker_id": 7}}, or sent as
-	// it is when a json.RawMessage; a []byte is refused (JSON would send
-	// it as base64). A body whose encoding holds a key or a token (in a
+	// it is when a json.RawMessage; bytes of any other type ([]byte,
+	// *[]byte, a named byte slice, a byte array) are refused (JSON would
+	// send them as base64, not as the JSON they hold). A body whose encoding holds a key or a token (in a
 	// base64 string, as a []byte member is written, too), or a top-level
 	// "token" member, is refused.
 	Body any
@@ -120,8 +122,8 @@ func (r *RawRequest) check(out any) error {
 	if isAuthenticate(r.Path) {
 		return &ArgumentError{Name: "Path", Reason: "may not name the authenticate endpoint: its body holds the keys and its answer a token (Authentication.Authenticate gets one)"}
 	}
-	if _, ok := r.Body.([]byte); ok {
-		return &ArgumentError{Name: "Body", Reason: "is a []byte, which JSON encodes as a base64 string: give JSON already encoded as a json.RawMessage"}
+	if isBytes(r.Body) {
+		return &ArgumentError{Name: "Body", Reason: fmt.Sprintf("is a %T, bytes that JSON encodes as a base64 string (an array, as numbers): give JSON already encoded as a json.RawMessage", r.Body)}
 	}
 	for k := range r.Query {
 		if strings.EqualFold(strings.TrimSpace(k), "token") {
@@ -135,6 +137,39 @@ func (r *RawRequest) check(out any) error {
 	}
 	return nil
 }
+
+// isBytes tells whether JSON would encode body, through any pointers, as
+// bytes (a slice or an array of them, of any named type) rather than as
+// the JSON they hold: true unless the value encodes itself (a
+// json.Marshaler, such as a json.RawMessage, or an
+// encoding.TextMarshaler).
+func isBytes(body any) bool {
+	v := reflect.ValueOf(body)
+	for v.IsValid() {
+		t := v.Type()
+		if t.Implements(jsonMarshaler) || t.Implements(textMarshaler) ||
+			v.CanAddr() && (reflect.PointerTo(t).Implements(jsonMarshaler) || reflect.PointerTo(t).Implements(textMarshaler)) {
+			return false
+		}
+		switch v.Kind() {
+		case reflect.Pointer, reflect.Interface:
+			if v.IsNil() {
+				return false
+			}
+			v = v.Elem()
+		case reflect.Slice, reflect.Array:
+			return t.Elem().Kind() == reflect.Uint8
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+var (
+	jsonMarshaler = reflect.TypeFor[json.Marshaler]()
+	textMarshaler = reflect.TypeFor[encoding.TextMarshaler]()
+)
 
 // checkPath refuses a path that is not a clean relative path below
 // /api_v2/: segments separated by single slashes, each of letters, digits,

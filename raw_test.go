@@ -154,3 +154,40 @@ func TestDoRefusesATokenInTheQuery(t *testing.T) {
 	}
 	assert.Zero(t, m.GetTotalCallCount(), "nothing sent")
 }
+
+// jsonBytes is a named byte slice, as a caller may hold encoded JSON.
+type jsonBytes []byte
+
+// A Body of bytes in any type JSON encodes as bytes (base64, or numbers
+// for an array), through pointers, is refused before any I/O; bytes that
+// encode themselves (a json.RawMessage, or a pointer to one) are sent as
+// they are (A8-6).
+func TestDoRefusesBytesOfAnyTypeAsABody(t *testing.T) {
+	t.Parallel()
+	c, m := newMock(t)
+	msg := []byte(`{"message": {"body": "hi"}}`)
+	named := jsonBytes(msg)
+	namedPtr := &named
+	var array [4]byte
+	var boxed any = msg
+	for name, body := range map[string]any{
+		"[]byte": msg, "*[]byte": &msg, "named": named, "*named": &named, "**named": &namedPtr,
+		"array": array, "*array": &array, "*any holding []byte": &boxed,
+	} {
+		_, err := c.Do(context.Background(), &workforce.RawRequest{Method: http.MethodPost, Path: "messages", Body: body}, nil)
+		var argErr *workforce.ArgumentError
+		if assert.True(t, errors.As(err, &argErr), "%s: %v", name, err) {
+			assert.Equal(t, "Body", argErr.Name, name)
+		}
+	}
+	assert.Zero(t, m.GetTotalCallCount(), "nothing was sent")
+
+	var got capture
+	m.RegisterResponder(http.MethodPost, mockBase+"/api_v2/messages", got.respond(200, `{}`))
+	raw := json.RawMessage(msg)
+	for name, body := range map[string]any{"json.RawMessage": raw, "*json.RawMessage": &raw} {
+		_, err := c.Do(context.Background(), &workforce.RawRequest{Method: http.MethodPost, Path: "messages", Body: body}, nil)
+		require.NoError(t, err, name)
+		assert.Equal(t, map[string]any{"message": map[string]any{"body": "hi"}}, got.jsonBody(t), name)
+	}
+}

@@ -14,7 +14,8 @@ import (
 )
 
 // A call on one record by its ID (a get, an update, an action, a delete)
-// answered with another record, or with a record naming two IDs, is a
+// answered with another record, a record with no usable ID, or a record
+// naming two IDs (in any case, as encoding/json matches names), is a
 // *DecodeError matching ErrOtherRecord, and returns nothing of it; a
 // write's also matches ErrOutcomeUnknown (attack 6, D5).
 func TestAnswerForAnotherRecordIsRefused(t *testing.T) {
@@ -31,6 +32,20 @@ func TestAnswerForAnotherRecordIsRefused(t *testing.T) {
 			func(c *workforce.Client) (any, error) { return first(c.Jobs.Get(ctx, 5)) }, false},
 		{"get, the id twice, the last the one asked", http.MethodGet, "jobs/5", `{"job": {"id": 6, "id": 5}}`,
 			func(c *workforce.Client) (any, error) { return first(c.Jobs.Get(ctx, 5)) }, false},
+		{"get, the id twice in other cases, the last the one asked (A8-1)", http.MethodGet, "jobs/5", `{"job": {"ID": 6, "Id": 7, "id": 5}}`,
+			func(c *workforce.Client) (any, error) { return first(c.Jobs.Get(ctx, 5)) }, false},
+		{"get, no id (A8-2)", http.MethodGet, "jobs/5", `{"job": {"state": "filled"}}`,
+			func(c *workforce.Client) (any, error) { return first(c.Jobs.Get(ctx, 5)) }, false},
+		{"get, a null id (A8-2)", http.MethodGet, "jobs/5", `{"job": {"id": null, "state": "filled"}}`,
+			func(c *workforce.Client) (any, error) { return first(c.Jobs.Get(ctx, 5)) }, false},
+		{"get, the id 0 (A8-2)", http.MethodGet, "jobs/5", `{"job": {"id": 0, "state": "filled"}}`,
+			func(c *workforce.Client) (any, error) { return first(c.Jobs.Get(ctx, 5)) }, false},
+		{"get, an id that fits no form (A8-2)", http.MethodGet, "jobs/5", `{"job": {"id": "five", "state": "filled"}}`,
+			func(c *workforce.Client) (any, error) { return first(c.Jobs.Get(ctx, 5)) }, false},
+		{"update, no id (A8-2)", http.MethodPatch, "jobs/5", `{"job": {"state": "cancelled"}}`,
+			func(c *workforce.Client) (any, error) {
+				return first(c.Jobs.Cancel(ctx, 5, workforce.CancelDecidedToCancel))
+			}, true},
 		{"get unwrapped, another id", http.MethodGet, "users/5", `{"id": 6, "first_name": "A"}`,
 			func(c *workforce.Client) (any, error) { return first(c.Users.Get(ctx, 5)) }, false},
 		{"get of a series, another id", http.MethodGet, "multi_day_job_requests/5", `{"multi_day_job_request": {"id": 6}}`,
@@ -81,9 +96,10 @@ func TestDuplicatedEnvelopeIsRefused(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	for name, body := range map[string]string{
-		"two records":         `{"job": {"id": 5}, "job": {"id": 5, "state": "cancelled"}}`,
-		"null, then a record": `{"job": null, "job": {"id": 5}}`,
-		"escaped name":        `{"job": {"id": 5}, "\u006aob": {"id": 5}}`,
+		"two records":            `{"job": {"id": 5}, "job": {"id": 5, "state": "cancelled"}}`,
+		"null, then a record":    `{"job": null, "job": {"id": 5}}`,
+		"escaped name":           `{"job": {"id": 5}, "\u006aob": {"id": 5}}`,
+		"in another case (A8-1)": `{"job": {"id": 5, "state": "filled"}, "JOB": {"id": 5, "state": "cancelled"}}`,
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
