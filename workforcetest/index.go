@@ -2,6 +2,7 @@ package workforcetest
 
 import (
 	"slices"
+	"sync"
 	"time"
 )
 
@@ -81,7 +82,19 @@ type timeIndex struct {
 	entries []timeEntry // sorted by (at, id) up to sorted; appended after
 	sorted  int
 	dead    int
+
+	// ranges keeps the sets between returned since the index last changed, by range: a sync
+	// reads every page of one range, and building a range's set costs its length. Readers share
+	// it under mu; a change (under the store's write lock) forgets it.
+	mu     sync.Mutex
+	ranges map[rangeKey]*idSet
 }
+
+// rangeKey is a range of between, its bounds in UTC without a monotonic reading, to compare.
+type rangeKey struct{ after, before time.Time }
+
+// maxRanges bounds the ranges a timeIndex keeps.
+const maxRanges = 256
 
 // timeEntry is one id at one time.
 type timeEntry struct {
@@ -106,11 +119,13 @@ func (a timeEntry) compare(b timeEntry) int {
 
 // add files id at t.
 func (x *timeIndex) add(t time.Time, id int64) {
+	x.ranges = nil
 	x.entries = append(x.entries, timeEntry{at: t, id: id})
 }
 
 // drop marks the live entry of id at t dead (dead ones of the same id and time may stand beside it).
 func (x *timeIndex) drop(t time.Time, id int64) {
+	x.ranges = nil
 	e := timeEntry{at: t, id: id}
 	mark := func(i int) bool {
 		if x.entries[i].compare(e) != 0 || x.entries[i].dead {
@@ -149,8 +164,27 @@ func (x *timeIndex) tidy() {
 }
 
 // between returns the ids filed at a time in [after, before); a zero bound is open. The index
-// must be tidy.
+// must be tidy. The set is shared: callers only read it.
 func (x *timeIndex) between(after, before time.Time) *idSet {
+	key := rangeKey{after.UTC(), before.UTC()}
+	x.mu.Lock()
+	kept := x.ranges[key]
+	x.mu.Unlock()
+	if kept != nil {
+		return kept
+	}
+	out := x.build(after, before)
+	x.mu.Lock()
+	if x.ranges == nil || len(x.ranges) >= maxRanges {
+		x.ranges = map[rangeKey]*idSet{}
+	}
+	x.ranges[key] = out
+	x.mu.Unlock()
+	return out
+}
+
+// build returns a new set of the ids filed at a time in [after, before).
+func (x *timeIndex) build(after, before time.Time) *idSet {
 	lo, hi := 0, x.sorted
 	if !after.IsZero() {
 		lo, _ = slices.BinarySearchFunc(x.entries[:x.sorted], timeEntry{at: after}, timeEntry.compare)
