@@ -91,7 +91,7 @@ func BenchmarkMarshalJob(b *testing.B) {
 // numbers, in every field that marshalJob writes its own way.
 func FuzzMarshalJob(f *testing.F) {
 	f.Add("a", 1.5, "12.5", int64(3), "x")
-	f.Add("\xff\x7f\u2028<&>", -0.0, "1e400", int64(-1), "\x00")
+	f.Add("\xff\x7f\u2028<&>", math.Copysign(0, -1), "1e400", int64(-1), "\x00")
 	f.Fuzz(func(t *testing.T, s string, hours float64, number string, n int64, rate string) {
 		if math.IsNaN(hours) || math.IsInf(hours, 0) {
 			t.Skip("json.Marshal refuses it")
