@@ -60,7 +60,11 @@ func nothingDone(resp *http.Response, err error) bool {
 		return false
 	}
 	if resp.StatusCode == http.StatusServiceUnavailable {
-		wait, ok := retry.ParseRetryAfter(resp.Header.Get("Retry-After"), 0, time.Now())
+		now := time.Now() // a date is read against the answer's own Date, when it has one: clocks differ
+		if date, err := http.ParseTime(resp.Header.Get("Date")); err == nil {
+			now = date
+		}
+		wait, ok := retry.ParseRetryAfter(resp.Header.Get("Retry-After"), 0, now)
 		return ok && wait > 0 // "now" (0, a date past) is no "not now"
 	}
 	return resp.StatusCode >= 400 && resp.StatusCode <= 499

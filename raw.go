@@ -140,8 +140,8 @@ func (r *RawRequest) check(out any) error {
 
 // isBytes tells whether JSON would encode body, through any pointers, as
 // bytes (a slice or an array of them, of any named type) rather than as
-// the JSON they hold: true unless the value encodes itself (a
-// json.Marshaler, such as a json.RawMessage, or an
+// the JSON they hold: true unless the value or its bytes encode themselves
+// (a json.Marshaler, such as a json.RawMessage, or an
 // encoding.TextMarshaler).
 func isBytes(body any) bool {
 	v := reflect.ValueOf(body)
@@ -157,8 +157,10 @@ func isBytes(body any) bool {
 				return false
 			}
 			v = v.Elem()
-		case reflect.Slice, reflect.Array:
-			return t.Elem().Kind() == reflect.Uint8
+		case reflect.Slice, reflect.Array: // bytes, unless they encode themselves, as json decides
+			e := t.Elem()
+			return e.Kind() == reflect.Uint8 && !e.Implements(jsonMarshaler) && !e.Implements(textMarshaler) &&
+				!reflect.PointerTo(e).Implements(jsonMarshaler) && !reflect.PointerTo(e).Implements(textMarshaler)
 		default:
 			return false
 		}

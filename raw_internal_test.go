@@ -33,3 +33,39 @@ func FuzzCheckPath(f *testing.F) {
 		}
 	})
 }
+
+// selfByte is a byte that encodes itself as JSON, textByte as text.
+type selfByte byte
+
+func (b selfByte) MarshalJSON() ([]byte, error) { return []byte(`{"v": 1}`), nil }
+
+type textByte byte
+
+func (b textByte) MarshalText() ([]byte, error) { return []byte("x"), nil }
+
+// Bytes whose type encodes itself are sent as that encoding says, not as
+// base64 or numbers, so a Body of them is no mistake (outside attack 9,
+// A9-1); bytes of any other type are.
+func TestIsBytesFollowsEncodingJSON(t *testing.T) {
+	t.Parallel()
+	raw := []byte("x")
+	for body, want := range map[any]bool{
+		&raw: true, [2]byte{}: true, &[2]byte{}: true,
+		&[]selfByte{1, 2}: false, &[]textByte{1}: false, [2]selfByte{}: false, [1]textByte{}: false,
+	} {
+		if got := isBytes(body); got != want {
+			t.Errorf("isBytes(%T) = %v, want %v", body, got, want)
+		}
+	}
+}
+
+// FuzzBodyStrings runs bodyStrings over arbitrary bodies: it never panics.
+func FuzzBodyStrings(f *testing.F) {
+	for _, s := range []string{`{"a":"\u00"}`, `"\`, `"`, `{"a":"abc\"`, `"\ud800"`, `{"x":"YWJj"}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		for range bodyStrings(b) {
+		}
+	})
+}
