@@ -164,35 +164,36 @@ func sortedResources(batch []*updateReq) []feed.Resource {
 // had changed meanwhile, to be made again.
 func (s *Store) tryBatch(ctx context.Context, batch []*updateReq) ([]*updateReq, error) {
 	rs := sortedResources(batch)
-	kinds, ids := make([]string, len(rs)), make([]int64, len(rs))
-	for i, r := range rs {
-		kinds[i], ids[i] = string(r.Kind), r.ID
-	}
 	states := make(map[feed.Resource]*resourceState, len(rs))
-	rows, err := s.pool.Query(ctx, `
-		SELECT w.kind, w.id, coalesce(r.version, -1), r.record,
-			EXISTS (SELECT 1 FROM workforce_feed_changes c WHERE c.kind = w.kind AND c.id = w.id)
-		FROM unnest($1::text[], $2::bigint[]) AS w(kind, id)
-		LEFT JOIN workforce_feed_resources r ON r.kind = w.kind AND r.id = w.id`, kinds, ids)
+	// One statement a record, sent at once: each has the same plan whatever
+	// its arguments, made once per connection, where one statement for
+	// the batch (unnest of arrays) was planned again at every call.
+	b := &pgx.Batch{}
+	for _, r := range rs {
+		b.Queue(`SELECT r.version, r.record, EXISTS (SELECT 1 FROM workforce_feed_changes c WHERE c.kind = $1 AND c.id = $2)
+			FROM (SELECT) AS one LEFT JOIN workforce_feed_resources r ON r.kind = $1 AND r.id = $2`, string(r.Kind), r.ID)
+	}
+	err := func() error {
+		br := s.pool.SendBatch(ctx, b)
+		defer br.Close()
+		for _, r := range rs {
+			st := &resourceState{}
+			var version *int64
+			if err := br.QueryRow().Scan(&version, &st.record, &st.pending); err != nil {
+				return err
+			}
+			st.version = -1
+			if version != nil {
+				st.version = *version
+			}
+			if len(st.record) == 0 {
+				st.record = nil // none, or the empty one lockedBatch makes
+			}
+			states[r] = st
+		}
+		return nil
+	}()
 	if err != nil {
-		return nil, err
-	}
-	for rows.Next() {
-		var r feed.Resource
-		var kind string
-		st := &resourceState{}
-		if err := rows.Scan(&kind, &r.ID, &st.version, &st.record, &st.pending); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		r.Kind = feed.Kind(kind)
-		if len(st.record) == 0 {
-			st.record = nil // none, or the empty one lockedBatch makes
-		}
-		states[r] = st
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
 		return nil, err
 	}
 	// Each update in arrival order, on the record the one before left.
@@ -254,7 +255,7 @@ func (s *Store) tryBatch(ctx context.Context, batch []*updateReq) ([]*updateReq,
 	// Claim: leased for a quarter more, it has at least a whole lease left
 	// then, as a change the Claim leases itself.
 	sent := time.Now()
-	rows, err = s.pool.Query(ctx, `
+	rows, err := s.pool.Query(ctx, `
 		WITH w AS (
 			SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::bytea[]) AS w(kind, id, version, record)
 		), ins AS (
@@ -309,7 +310,7 @@ func (s *Store) tryBatch(ctx context.Context, batch []*updateReq) ([]*updateReq,
 		s.unreserve(heads)
 		return nil, err
 	}
-	// The data of the leased changes, and what is left to do.
+	// The data of the leased changes, and whether others were queued.
 	data := make(map[claimKey][]byte, len(leased))
 	unleased := false
 	for i := range c.kinds {
