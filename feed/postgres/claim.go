@@ -160,7 +160,7 @@ func (s *Store) Claim(ctx context.Context, n int, lease time.Duration) ([]feed.C
 		out[i] = p.c
 		s.claims[claimKey{p.c.Resource, p.c.Seq}] = p.c.Token
 	}
-	s.idle = n - len(out)
+	s.idle, s.workers = n-len(out), max(s.workers, n)
 	if ask && len(out)-len(fresh) == n-local {
 		s.dirty = true // the database may have more
 	}
@@ -281,11 +281,13 @@ func lost(c feed.Claim) error {
 	return fmt.Errorf("%w: %s %d #%d", feed.ErrLeaseLost, c.Resource.Kind, c.Resource.ID, c.Seq)
 }
 
-// forget drops what the Store keeps of c, and tells whether c was
-// acknowledged in a handler's transaction.
+// forget drops what the Store keeps of c, counts the worker that handled
+// it idle again, and tells whether c was acknowledged in a handler's
+// transaction.
 func (s *Store) forget(c feed.Claim) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.idle = min(s.idle+1, s.workers)
 	k := claimKey{c.Resource, c.Seq}
 	if s.claims[k] == c.Token {
 		delete(s.claims, k)

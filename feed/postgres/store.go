@@ -73,7 +73,8 @@ type Store struct {
 	// oldest first, for the next Claim to hand over.
 	local    []prefetched
 	reserved int           // leases of that kind in writes under way
-	idle     int           // workers the last Claim found idle: n less what it answered
+	idle     int           // workers idle: n less what the last Claim answered, plus a worker for each Ack and Release since
+	workers  int           // the most workers a Claim asked for: idle's bound
 	lease    time.Duration // the lease of the last Claim
 	claimed  time.Time     // when the last Claim was called
 	queried  time.Time     // when a Claim last asked the database
@@ -218,8 +219,10 @@ func (s *Store) changed() {
 
 // reserve answers the lease of the Feed claiming from this Store, and how
 // many changes an ingest may lease to it (reserved until unreserve or
-// prefetch): as many as it had idle workers at its last Claim, less those
-// leased already, when that Claim was recent (a third of its lease).
+// prefetch): as many as it has idle workers (those its last Claim left
+// idle, and one for each change acknowledged or released since, up to the
+// most a Claim asked for), less those leased already, when that Claim was
+// recent (a third of its lease).
 func (s *Store) reserve() (time.Duration, int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

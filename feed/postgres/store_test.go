@@ -72,6 +72,52 @@ func TestLeasedAtIngest(t *testing.T) {
 	assert.Equal(t, 1, got[0].Attempt)
 }
 
+// A worker that acknowledged its change is idle again: a change queued
+// after that is leased to its Store at the ingest, though the last Claim
+// found no worker idle; never more of them than the most workers a Claim
+// asked for, and none while every worker is busy.
+func TestLeasedAtIngestAfterAck(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := database(t)
+	a := store(t, db)
+	// other claims as another instance would, asking the database.
+	other := func() []feed.Claim {
+		got, err := store(t, db).Claim(ctx, 4, time.Hour)
+		require.NoError(t, err)
+		return got
+	}
+	job := func(id int64) feed.Resource { return feed.Resource{Kind: feed.KindJob, ID: id} }
+	for id := range int64(2) {
+		require.NoError(t, a.Update(ctx, job(id+1), queue("x")))
+	}
+	busy, err := a.Claim(ctx, 2, time.Hour) // a's Feed has 2 workers, both busy now
+	require.NoError(t, err)
+	require.Len(t, busy, 2)
+	require.NoError(t, a.Update(ctx, job(3), queue("x")))
+	got := other()
+	require.Len(t, got, 1, "no worker of a was idle")
+	assert.Equal(t, job(3), got[0].Resource)
+
+	require.NoError(t, a.Ack(ctx, busy[0]))
+	require.NoError(t, a.Update(ctx, job(4), queue("x")))
+	assert.Empty(t, other(), "leased to a, whose worker is idle again")
+	got, err = a.Claim(ctx, 1, time.Hour)
+	require.NoError(t, err)
+	require.Len(t, got, 1)
+	assert.Equal(t, job(4), got[0].Resource)
+
+	for _, c := range []feed.Claim{busy[1], got[0]} {
+		require.NoError(t, a.Ack(ctx, c))
+	}
+	for id := int64(5); id <= 7; id++ {
+		require.NoError(t, a.Update(ctx, job(id), queue("x")))
+	}
+	got = other()
+	require.Len(t, got, 1, "a has 2 workers: 2 of 3 leased to it")
+	assert.Equal(t, job(7), got[0].Resource)
+}
+
 // A lease renewed while a TxHandler's transaction holds the change is not
 // lost: the renewal waits for the transaction and, once it committed,
 // answers nil, even before TxHandler returns (outside attack 7, A7-7).
