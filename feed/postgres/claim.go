@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -14,82 +13,6 @@ import (
 
 	"github.com/workforce-marketplace/workforce-go/feed"
 )
-
-// acknowledger deletes the acknowledged changes in batches, one round trip
-// and one commit for all the acknowledgments that wait: a group commit.
-func (s *Store) acknowledger() {
-	for {
-		batch, ok := nextBatch(s.acks, s.stop)
-		if !ok {
-			return
-		}
-		s.ackBatch(batch)
-	}
-}
-
-// ackBatch deletes the changes of batch whose claims still hold them, and
-// answers each request. When an acknowledged change's resource has a next
-// change, or news came meanwhile, the next Claim asks the database.
-//
-// Each change is deleted by a statement of its own, all of them sent at
-// once and committed together: a statement that names one row has the
-// same plan whatever its arguments, so PostgreSQL plans it once per
-// connection, where one statement for the whole batch (unnest of arrays)
-// was planned again at every call, which cost more than the deletes.
-func (s *Store) ackBatch(batch []*ackReq) {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	s.mu.Lock()
-	news := s.news
-	s.mu.Unlock()
-	b := &pgx.Batch{}
-	b.Queue("BEGIN")
-	for _, r := range batch {
-		b.Queue(`DELETE FROM workforce_feed_changes c
-			WHERE kind = $1 AND id = $2 AND seq = $3 AND lease_token = $4
-			RETURNING EXISTS (SELECT 1 FROM workforce_feed_changes x WHERE x.kind = c.kind AND x.id = c.id AND x.seq > c.seq)`,
-			string(r.c.Resource.Kind), r.c.Resource.ID, r.c.Seq, r.c.Token)
-	}
-	b.Queue("COMMIT")
-	deleted := make([]bool, len(batch))
-	more := false
-	err := func() error {
-		br := s.pool.SendBatch(ctx, b)
-		defer br.Close()
-		if _, err := br.Exec(); err != nil { // BEGIN
-			return err
-		}
-		for i := range batch {
-			var next bool
-			switch err := br.QueryRow().Scan(&next); {
-			case errors.Is(err, pgx.ErrNoRows): // another claim holds it
-			case err != nil:
-				return err
-			default:
-				deleted[i], more = true, more || next
-			}
-		}
-		_, err := br.Exec() // COMMIT
-		return err
-	}()
-	s.mu.Lock()
-	// A change queued after the statement's snapshot was announced after
-	// its commit, so after news was read.
-	if more || s.news != news || err != nil {
-		s.dirty = true
-	}
-	s.mu.Unlock()
-	for i, r := range batch {
-		switch {
-		case err != nil:
-			r.done <- fmt.Errorf("postgres: acknowledging: %w", err)
-		case deleted[i]:
-			r.done <- nil
-		default:
-			r.done <- lost(r.c)
-		}
-	}
-}
 
 // token answers a new random claim token.
 func token() string {
@@ -300,7 +223,8 @@ func (s *Store) forget(c feed.Claim) bool {
 func (k claimKey) String() string { return fmt.Sprintf("/%s/%d/%d", k.r.Kind, k.r.ID, k.seq) }
 
 // Ack implements feed.Store. Acknowledgments that arrive together are
-// deleted in one round trip and one commit.
+// deleted together, in the writer's next cycle (see Update): in one
+// round trip and one commit with the updates of that cycle.
 func (s *Store) Ack(ctx context.Context, c feed.Claim) error {
 	if s.forget(c) {
 		return nil // acknowledged in the handler's transaction
@@ -316,7 +240,7 @@ func (s *Store) Ack(ctx context.Context, c feed.Claim) error {
 	select {
 	case err := <-r.done:
 		return err
-	case <-s.done: // closed: the acknowledger is gone
+	case <-s.done: // closed: the writer is gone
 		return answered(r.done)
 	case <-ctx.Done(): // the batch may still delete it: then it is not handed over again
 		return ctx.Err()

@@ -81,8 +81,8 @@ type Store struct {
 	dirty    bool          // changes may have become claimable since then
 	news     int64         // notifications and unleased ingests seen, ever
 
-	updates chan *updateReq // to the writers, which make them in batches
-	acks    chan *ackReq    // to the acknowledger, which deletes them in batches
+	updates chan *updateReq // to the writer, which makes them in batches
+	acks    chan *ackReq    // to the writer too
 	notify  chan struct{}   // to the notifier: changes were queued
 	stop    chan struct{}
 	done    chan struct{}
@@ -142,7 +142,7 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 }
 
 // MinConns is the connections a Store's pool needs beside one for each of
-// its Feed's workers: its writers, acknowledger, claims, notifier and
+// its Feed's workers: its writer, claims, notifier and
 // Wake's listener hold up to this many at once, and a TxHandler holds one
 // for the whole of its fn, so that a pool of fewer than MinConns plus the
 // workers lets busy handlers stall every ingest. Open's pool has 16 when
@@ -169,8 +169,7 @@ func New(ctx context.Context, pool *pgxpool.Pool) (*Store, error) {
 		updates: make(chan *updateReq, maxBatch), acks: make(chan *ackReq, maxBatch), notify: make(chan struct{}, 1),
 		stop: make(chan struct{}), done: make(chan struct{})}
 	var wg sync.WaitGroup
-	wg.Add(2 + writers)
-	go func() { defer wg.Done(); s.acknowledger() }()
+	wg.Add(1 + writers)
 	go func() { defer wg.Done(); s.notifier() }()
 	for range writers {
 		go func() { defer wg.Done(); s.writer() }()
@@ -253,7 +252,7 @@ func (s *Store) prefetch(ps []prefetched, heads int) {
 // Pool answers the connection pool.
 func (s *Store) Pool() *pgxpool.Pool { return s.pool }
 
-// Close stops the Store's writers, acknowledger and notifier (after the
+// Close stops the Store's writer and notifier (after the
 // work under way), ends the leases of the changes leased to it at their
 // ingest that no Claim handed over (so that every instance may claim them
 // at once), and closes the pool when Open made it.

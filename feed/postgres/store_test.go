@@ -2,6 +2,7 @@ package postgres_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"strings"
 	"sync"
@@ -268,4 +269,107 @@ func TestOpenSizesThePool(t *testing.T) {
 	require.NoError(t, err)
 	defer s2.Close()
 	assert.EqualValues(t, 5, s2.Pool().Config().MaxConns)
+}
+
+// Two Stores on one database update the same few resources from many
+// goroutines at once, while each claims and acknowledges what it can: the
+// writes that lose a race to the other Store are made again (with the
+// later updates of their resource), and acknowledgments commit with the
+// writes of the same cycle. Every update is kept (the record counts them),
+// each resource's changes are handed over once each, in Seq order.
+func TestRacingStoresKeepEveryUpdateInOrder(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := database(t)
+	stores := []*postgres.Store{store(t, db), store(t, db)}
+	const resources, goroutines, updates = 3, 4, 40
+	var wg sync.WaitGroup
+	for _, s := range stores {
+		for g := range goroutines {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := range updates {
+					r := feed.Resource{Kind: feed.KindJob, ID: int64((g+i)%resources + 1)}
+					err := s.Update(ctx, r, func(rec []byte) ([]byte, []feed.Queued, error) {
+						var n int64
+						if len(rec) > 0 {
+							if _, err := fmt.Sscan(string(rec), &n); err != nil {
+								return nil, nil, err
+							}
+						}
+						return []byte(fmt.Sprint(n + 1)), []feed.Queued{{Seq: n + 1, Data: []byte(fmt.Sprint(n + 1))}}, nil
+					})
+					if err != nil {
+						t.Error(err)
+						return
+					}
+				}
+			}()
+		}
+	}
+	var mu sync.Mutex
+	next := map[int64]int64{} // each resource's next Seq to hand over
+	handed := 0
+	stop := make(chan struct{})
+	var claimers sync.WaitGroup
+	for _, s := range stores {
+		claimers.Add(1)
+		go func() {
+			defer claimers.Done()
+			for {
+				cs, err := s.Claim(ctx, 4, time.Minute)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				for _, c := range cs {
+					mu.Lock()
+					if want := next[c.Resource.ID] + 1; c.Seq != want {
+						t.Errorf("%d #%d handed over, want #%d", c.Resource.ID, c.Seq, want)
+					}
+					next[c.Resource.ID] = c.Seq
+					handed++
+					mu.Unlock()
+					if err := s.Ack(ctx, c); err != nil {
+						t.Error(err)
+					}
+				}
+				if len(cs) == 0 {
+					select {
+					case <-stop:
+						return
+					case <-time.After(10 * time.Millisecond):
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	total := len(stores) * goroutines * updates
+	for deadline := time.Now().Add(time.Minute); ; {
+		mu.Lock()
+		n := handed
+		mu.Unlock()
+		if n == total || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	close(stop)
+	claimers.Wait()
+	assert.Equal(t, total, handed)
+	var sum int64
+	rows, err := db.Query(ctx, "SELECT convert_from(record, 'UTF8')::bigint FROM workforce_feed_resources")
+	require.NoError(t, err)
+	for rows.Next() {
+		var n int64
+		require.NoError(t, rows.Scan(&n))
+		sum += n
+	}
+	require.NoError(t, rows.Err())
+	assert.EqualValues(t, total, sum, "every update kept")
+	var left int
+	require.NoError(t, db.QueryRow(ctx, "SELECT count(*) FROM workforce_feed_changes").Scan(&left))
+	assert.Zero(t, left)
 }
