@@ -44,11 +44,16 @@ func (c *Client) read(cs *callState, hr *http.Response, err error, key string, o
 		}
 	}
 	defer a.release() // the buffer is reused once the call returns: nothing decoded may alias it
-	err = cs.limits.check(a.data, key)
+	fast := false
 	if a.tooLarge {
 		err = fmt.Errorf("the answer is larger than %d bytes", cs.limits.body)
+	} else if int64(len(a.data)) <= cs.limits.body {
+		_, fast, err = decodeFast(a.data, key, out, cs.limits)
 	}
-	if err == nil {
+	if !fast && err == nil {
+		err = cs.limits.check(a.data, key)
+	}
+	if !fast && err == nil {
 		var w warnings
 		w, err = decodeEnvelope(a.data, key, out, MaxWarnings)
 		if t, ok := out.(**Token); ok { // an answer that issues a token: learnt before anything is reported

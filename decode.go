@@ -126,17 +126,39 @@ func keepDocuments(v reflect.Value, data []byte) error {
 			return c.keepRecords()
 		}
 	case v.Kind() == reflect.Slice && isDocument(v.Type().Elem()):
-		parts := jsonscan.Elements(data)
-		if len(parts) != v.Len() {
-			return nil // null, or a shape the scan does not follow: nothing to hand out
-		}
-		for i, part := range parts {
-			if err := keepDocuments(v.Index(i), part); err != nil {
-				return fmt.Errorf("element %d: %w", i, err)
-			}
+		return keepElements(v, jsonscan.Elements(data))
+	}
+	return nil
+}
+
+// keepElements is keepDocuments for v, a list of resources, and parts,
+// the part of data of each.
+func keepElements(v reflect.Value, parts [][]byte) error {
+	if len(parts) != v.Len() {
+		return nil // null, or a shape the scan does not follow: nothing to hand out
+	}
+	for i, part := range parts {
+		if err := keepDocuments(v.Index(i), part); err != nil {
+			return fmt.Errorf("element %d: %w", i, err)
 		}
 	}
 	return nil
+}
+
+// decodeFast is decodeEnvelope, and answerLimits.check before it, for an
+// answer that fastDecode takes: ok is false, and out left zero, for any
+// other.
+// It also returns the part of data decoded: the value under key, or data.
+func decodeFast(data []byte, key string, out any, l answerLimits) (doc []byte, ok bool, err error) {
+	doc, parts, ok := fastDecode(data, key, out, l)
+	if !ok {
+		return nil, false, nil
+	}
+	v := reflect.ValueOf(out).Elem()
+	if parts != nil && v.Kind() == reflect.Slice {
+		return doc, true, keepElements(v, parts)
+	}
+	return doc, true, keepDocuments(v, doc)
 }
 
 // isDocument tells whether values of t, or pointers to them, are

@@ -62,7 +62,19 @@ func Decode(data []byte, v any) ([]Warning, error) {
 	if rv := reflect.ValueOf(v); rv.Kind() != reflect.Pointer || rv.IsNil() {
 		return nil, &ArgumentError{Name: "v", Reason: "must be a non-nil pointer"}
 	}
-	if key := envelopeOf(reflect.TypeOf(v).Elem()); key != "" {
+	key := envelopeOf(reflect.TypeOf(v).Elem())
+	if doc, fast, err := decodeFast(data, key, v, noLimits); fast {
+		if err == nil {
+			err = checkIsRecord(reflect.ValueOf(v).Elem(), doc)
+		}
+		return nil, err
+	}
+	return decodeSlowly(data, key, v)
+}
+
+// decodeSlowly is Decode for a document that decodeFast does not take.
+func decodeSlowly(data []byte, key string, v any) ([]Warning, error) {
+	if key != "" {
 		var err error
 		if data, _, err = unwrap(data, key); err != nil { // {"job": {...}} is a Job too
 			return nil, err

@@ -63,20 +63,6 @@ func nameIs(name []byte, key string) bool {
 // where fn stopped).
 func Members(data []byte, fn func(name, value []byte) bool) bool { return walk(data, fn) }
 
-// Named returns how many members of the top-level object data are named
-// key, each name compared with its escapes undone; 0 when data is not an
-// object.
-func Named(data []byte, key string) int {
-	n := 0
-	walk(data, func(name, _ []byte) bool {
-		if nameIs(name, key) {
-			n++
-		}
-		return true
-	})
-	return n
-}
-
 // Len returns how many members the top-level object data has, or -1 when
 // data is not a well-formed object.
 func Len(data []byte) int {

@@ -32,17 +32,6 @@ func TestMember(t *testing.T) {
 	}
 }
 
-func TestNamed(t *testing.T) {
-	t.Parallel()
-	cases := map[string]int{
-		`{"job": 1}`: 1, `{"job": 1, "job": 2}`: 2, `{"job": 1, "\u006aob": 2, "jobs": 3}`: 2, `{"a": {"job": 1}}`: 0,
-		`[{"job": 1}]`: 0, ``: 0,
-	}
-	for data, want := range cases {
-		assert.Equal(t, want, Named([]byte(data), "job"), data)
-	}
-}
-
 func TestLen(t *testing.T) {
 	t.Parallel()
 	cases := map[string]int{

@@ -1,0 +1,401 @@
+package workforce
+
+import (
+	"encoding/json"
+	"math"
+	"reflect"
+	"strings"
+)
+
+// The fast decoder decodes an answer in one pass: it checks the JSON,
+// counts what answerLimits bounds, unwraps the envelope, decodes the
+// records and finds the part of each, where encoding/json and the scans
+// around it read an answer five times. It takes the answers the API
+// writes (exact member names, each once; every value of its field's Go
+// type): on anything else it gives up, leaving out zero, and the answer is
+// read the usual way, which decides what it means. So it decodes nothing
+// differently, only faster: FuzzFastDecode holds it to the usual way.
+
+// noLimits are the limits of a decoding that has none: Decode's.
+var noLimits = answerLimits{items: math.MaxInt, members: math.MaxInt}
+
+// maxFastDepth is the deepest nesting the fast decoder follows; deeper
+// answers are read the usual way.
+const maxFastDepth = 64
+
+// A fastDecoder is one fast decoding of data.
+type fastDecoder struct {
+	data           []byte
+	items, members int // as jsonscan.Count counts them
+	limits         answerLimits
+	depth          int
+}
+
+// fastDecode decodes data, an answer, into out, a pointer to a zero value
+// of a type plans holds, as answerLimits.check and decodeEnvelope would,
+// and returns the part of data decoded (the value under key, or data) and,
+// for a list, the part of each element. ok is false when it gave up: out
+// is then zero again.
+func fastDecode(data []byte, key string, out any, l answerLimits) (doc []byte, parts [][]byte, ok bool) {
+	v := reflect.ValueOf(out)
+	if v.Kind() != reflect.Pointer || v.IsNil() {
+		return nil, nil, false
+	}
+	v = v.Elem()
+	p := plans[v.Type()]
+	if p == nil || !v.IsZero() {
+		return nil, nil, false
+	}
+	d := &fastDecoder{data: data, limits: l}
+	doc, parts, ok = d.envelope(key, v, p)
+	if ok && key != "" && &doc[0] == &data[skipSpace(data, 0)] {
+		// Not unwrapped: the answer must be the resource, as decodeEnvelope checks.
+		if r, isRecord := v.Interface().(listed); isRecord && r != nil && !reflect.ValueOf(r).IsNil() && r.listID() == 0 {
+			ok = false
+		}
+	}
+	if !ok {
+		v.SetZero()
+	}
+	return doc, parts, ok
+}
+
+// envelope decodes the answer: the value of its member key when it is an
+// envelope holding one, else the whole answer, as unwrap reads it.
+func (d *fastDecoder) envelope(key string, v reflect.Value, p *plan) ([]byte, [][]byte, bool) {
+	start := skipSpace(d.data, 0)
+	if key == "" || start >= len(d.data) || d.data[start] != '{' {
+		return d.top(start, v, p)
+	}
+	var doc []byte
+	var parts [][]byte
+	i := start + 1
+	if !d.item() {
+		return nil, nil, false
+	}
+	for first := true; ; first = false {
+		i = skipSpace(d.data, i)
+		if first && i < len(d.data) && d.data[i] == '}' {
+			i++
+			break
+		}
+		name, end := d.name(i)
+		if end < 0 || !d.member() {
+			return nil, nil, false
+		}
+		if i = skipSpace(d.data, end); i >= len(d.data) || d.data[i] != ':' {
+			return nil, nil, false
+		}
+		i = skipSpace(d.data, i+1)
+		switch {
+		case string(name) == "id", doc != nil && string(name) == key:
+			return nil, nil, false // a record, or a key twice: the usual way decides
+		case string(name) == key:
+			if i >= len(d.data) || d.data[i] != '{' && d.data[i] != '[' {
+				return nil, nil, false
+			}
+			var ok bool
+			if doc, parts, end, ok = d.decode(i, v, p); !ok {
+				return nil, nil, false
+			}
+		case strings.EqualFold(string(name), key):
+			return nil, nil, false
+		default:
+			if end = d.skip(i); end < 0 {
+				return nil, nil, false
+			}
+		}
+		i = skipSpace(d.data, end)
+		if i >= len(d.data) {
+			return nil, nil, false
+		}
+		if d.data[i] == '}' {
+			i++
+			break
+		}
+		if d.data[i] != ',' {
+			return nil, nil, false
+		}
+		i++
+	}
+	if skipSpace(d.data, i) != len(d.data) {
+		return nil, nil, false
+	}
+	if doc == nil { // no envelope: the answer is the record
+		d.items, d.members = 0, 0
+		return d.top(start, v, p)
+	}
+	return doc, parts, true
+}
+
+// top decodes the whole answer, from its first value at start.
+func (d *fastDecoder) top(start int, v reflect.Value, p *plan) ([]byte, [][]byte, bool) {
+	if start >= len(d.data) || d.data[start] == 'n' {
+		return nil, nil, false // null where a resource is due: the usual way says so
+	}
+	doc, parts, end, ok := d.decode(start, v, p)
+	if !ok || skipSpace(d.data, end) != len(d.data) {
+		return nil, nil, false
+	}
+	return doc, parts, true
+}
+
+// decode decodes the record or list at i into v, and returns its part of
+// the data, each element's part for a list, and where it ends.
+func (d *fastDecoder) decode(i int, v reflect.Value, p *plan) (doc []byte, parts [][]byte, end int, ok bool) {
+	if p.kind == planSlice && d.data[i] == '[' {
+		parts = [][]byte{}
+		end = d.slice(i, v, p, &parts)
+	} else {
+		end = d.value(i, v, p)
+	}
+	if end < 0 {
+		return nil, nil, -1, false
+	}
+	return d.data[i:end:end], parts, end, true
+}
+
+// item counts an object, array or array element; false past the limit.
+func (d *fastDecoder) item() bool {
+	d.items++
+	return d.items <= d.limits.items
+}
+
+// member counts an object member; false past the limit.
+func (d *fastDecoder) member() bool {
+	d.members++
+	return d.members <= d.limits.members
+}
+
+// What value returns instead of an index: it gives up (malformed JSON,
+// a limit passed, a form it does not take), or the value is of another
+// type than v's (a string for an integer), which a field or an element
+// of a scalar type then reads as the lenient decoder does (leaf).
+const (
+	giveUp   = -1
+	mismatch = -2
+)
+
+// value decodes the value at data[i] into v, and returns the index after
+// it, giveUp or mismatch.
+func (d *fastDecoder) value(i int, v reflect.Value, p *plan) int {
+	if i >= len(d.data) {
+		return -1
+	}
+	c := d.data[i]
+	if c == 'n' && p.kind != planUnmarshaler && p.kind != planOther { // null: a pointer or list is nil, else nothing changes
+		end := literal(d.data, i, "null")
+		if end >= 0 && (p.kind == planPointer || p.kind == planSlice) {
+			v.SetZero()
+		}
+		return end
+	}
+	switch p.kind {
+	case planStruct:
+		if c == '{' {
+			return d.object(i, v, p)
+		}
+	case planPointer:
+		if v.IsNil() {
+			v.Set(reflect.New(p.typ))
+		}
+		return d.value(i, v.Elem(), p.elem)
+	case planSlice:
+		if c == '[' {
+			return d.slice(i, v, p, nil)
+		}
+	case planString:
+		if c == '"' {
+			return d.text(i, v)
+		}
+	case planInt:
+		return d.integer(i, v)
+	case planBool:
+		end := mismatch
+		if c == 't' {
+			end = literal(d.data, i, "true")
+		} else if c == 'f' {
+			end = literal(d.data, i, "false")
+		}
+		if end >= 0 {
+			v.SetBool(c == 't')
+		}
+		return end
+	case planUnmarshaler:
+		end := d.skip(i)
+		if end < 0 || v.Addr().Interface().(json.Unmarshaler).UnmarshalJSON(d.data[i:end:end]) != nil {
+			return -1
+		}
+		return end
+	case planOther:
+		end := d.skip(i)
+		if end < 0 || json.Unmarshal(d.data[i:end:end], v.Addr().Interface()) != nil {
+			return -1
+		}
+		return end
+	}
+	return mismatch
+}
+
+// leaf decodes the value at data[i] into v, a field or a list element of
+// a scalar type (planString, planInt, planBool), when value found it of
+// another type: as the lenient decoder reads it, without a warning (the
+// text "true" for a boolean), or not at all. A record that the usual way
+// finds a value of another type in is decoded leniently, every field, and
+// the lenient decoder reads a value of the field's type as encoding/json
+// does; so this is what the usual way makes of the record.
+func (d *fastDecoder) leaf(i int, v reflect.Value, p *plan, end int) int {
+	if end != mismatch || p.kind < planString {
+		return end
+	}
+	if end = d.skip(i); end < 0 {
+		return giveUp
+	}
+	var l lenient
+	if !l.value(d.data[i:end:end], v, path{}) {
+		return giveUp // a warning: the usual way reports it
+	}
+	return end
+}
+
+// object decodes the object at data[i] into v, a struct.
+func (d *fastDecoder) object(i int, v reflect.Value, p *plan) int {
+	if !d.item() || !d.enter() {
+		return -1
+	}
+	defer d.leave()
+	var seen uint64
+	i = skipSpace(d.data, i+1)
+	if i < len(d.data) && d.data[i] == '}' {
+		return i + 1
+	}
+	for {
+		name, end := d.name(i)
+		if end < 0 || !d.member() {
+			return -1
+		}
+		if i = skipSpace(d.data, end); i >= len(d.data) || d.data[i] != ':' {
+			return -1
+		}
+		i = skipSpace(d.data, i+1)
+		if f := p.field(name); f != nil {
+			if seen&f.bit != 0 {
+				return -1 // a member twice: encoding/json merges them
+			}
+			seen |= f.bit
+			field := v.Field(f.index)
+			end = d.leaf(i, field, f.plan, d.value(i, field, f.plan))
+		} else if _, other := p.folded[lowerASCII(name)]; other {
+			return -1 // a field's name in another case
+		} else {
+			end = d.skip(i)
+		}
+		if end < 0 {
+			return -1
+		}
+		i = skipSpace(d.data, end)
+		if i >= len(d.data) {
+			return -1
+		}
+		switch d.data[i] {
+		case '}':
+			return i + 1
+		case ',':
+			i = skipSpace(d.data, i+1)
+		default:
+			return -1
+		}
+	}
+}
+
+// slice decodes the array at data[i] into v, a slice, and adds each
+// element's part to parts when parts is not nil.
+func (d *fastDecoder) slice(i int, v reflect.Value, p *plan, parts *[][]byte) int {
+	if !d.item() || !d.enter() {
+		return -1
+	}
+	defer d.leave()
+	v.Set(reflect.MakeSlice(v.Type(), 0, 0))
+	i = skipSpace(d.data, i+1)
+	if i < len(d.data) && d.data[i] == ']' {
+		return i + 1
+	}
+	for n := 0; ; n++ {
+		if !d.item() || parts != nil && d.limits.records > 0 && n == d.limits.records {
+			return -1
+		}
+		if n == v.Cap() {
+			v.Grow(max(4, n))
+		}
+		v.SetLen(n + 1)
+		elem := v.Index(n)
+		end := d.leaf(i, elem, p.elem, d.value(i, elem, p.elem))
+		if end < 0 {
+			return -1
+		}
+		if parts != nil {
+			*parts = append(*parts, d.data[i:end:end])
+		}
+		i = skipSpace(d.data, end)
+		if i >= len(d.data) {
+			return -1
+		}
+		switch d.data[i] {
+		case ']':
+			return i + 1
+		case ',':
+			i = skipSpace(d.data, i+1)
+		default:
+			return -1
+		}
+	}
+}
+
+// text decodes the string at data[i] into v, a string.
+func (d *fastDecoder) text(i int, v reflect.Value) int {
+	end, plain := scanString(d.data, i)
+	switch {
+	case end < 0:
+		return -1
+	case plain:
+		v.SetString(string(d.data[i+1 : end-1]))
+	case json.Unmarshal(d.data[i:end:end], v.Addr().Interface()) != nil: // escapes, invalid UTF-8
+		return -1
+	}
+	return end
+}
+
+// integer decodes the number at data[i] into v, an integer, as
+// encoding/json does: a number with a fraction or an exponent, or one out
+// of v's range, is not one.
+func (d *fastDecoder) integer(i int, v reflect.Value) int {
+	j, neg := i, false
+	if j < len(d.data) && d.data[j] == '-' {
+		j, neg = j+1, true
+	}
+	var n uint64
+	start := j
+	for ; j < len(d.data) && d.data[j] >= '0' && d.data[j] <= '9'; j++ {
+		if n > (math.MaxUint64-9)/10 {
+			return mismatch
+		}
+		n = n*10 + uint64(d.data[j]-'0')
+	}
+	switch {
+	case j == start, d.data[start] == '0' && j-start > 1: // not a number, or a leading zero
+		return mismatch
+	case j < len(d.data) && (d.data[j] == '.' || d.data[j] == 'e' || d.data[j] == 'E'):
+		return mismatch
+	case neg && n > 1<<63, !neg && n > math.MaxInt64:
+		return mismatch
+	}
+	x := int64(n)
+	if neg {
+		x = -x
+	}
+	if v.OverflowInt(x) {
+		return mismatch
+	}
+	v.SetInt(x)
+	return j
+}
