@@ -26,6 +26,20 @@ import (
 // from the new record; after a few such losses it is made under a row
 // lock. An update that changes nothing writes nothing.
 //
+// Most updates are written without a read, in their first cycle: those of
+// a resource this Store never saw are made on no record (no row, which
+// the statement's insert checks), those of one it wrote or read last on
+// the record it wrote or read (whose version the statement checks). A
+// guess no longer right loses its write, as a race lost, and the update
+// is read and made again: fn may run on a guess and then on the record,
+// and an error of fn is answered only if the guess held. So the first
+// update of each resource after a restart, and of one another instance
+// wrote meanwhile, costs a cycle more than before (three, not two); and
+// while more than one in five guesses that a resource never seen has no
+// row are wrong, there are none: such resources are read first. What is
+// kept is bounded (16,384 resources, 8 MiB of records: past either, it
+// is forgotten).
+//
 // When a resource had no change queued, its first new change is leased to
 // this Store at once, while a Feed claims from it with workers to spare:
 // the next Claim hands it over without asking the database.
@@ -55,7 +69,8 @@ type updateReq struct {
 	done  chan error
 	err   error // fn's
 	state *resourceState
-	tries int // writes lost to another instance's
+	tries int  // writes lost to another instance's
+	read  bool // its write lost: read first, not guessed
 }
 
 // writers is how many cycles of updates and acknowledgments may be under
@@ -112,6 +127,7 @@ type resourceState struct {
 	version int64 // -1: no row
 	record  []byte
 	pending bool // a change of it was queued and not acknowledged
+	guess   bool // from known, not read
 }
 
 // sortedResources answers the resources of batch, each once, in (kind,
@@ -137,18 +153,27 @@ func sortedResources(batch []*updateReq) []feed.Resource {
 func (s *Store) cycle(ready, unread []*updateReq, acks []*ackReq) (nextReady, nextUnread []*updateReq, nextAcks []*ackReq) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
+	ready, unread = s.guess(ready, unread)
 	ready = s.lockedUpdates(ctx, ready)
 	b := &pgx.Batch{}
 	var w *write
-	if len(ready) > 0 || len(acks) > 0 {
+	if len(ready) > 0 {
+		w = s.prepare(ready)
+	}
+	writes := w != nil && w.args != nil
+	if writes || len(acks) > 0 {
 		b.Queue("BEGIN")
-		if w = s.prepare(ready); w != nil {
+		if writes {
 			w.queue(b)
 		}
+		// Each answers whether a later change is queued, and the version
+		// of its resource if no other change is.
 		for _, a := range acks {
 			b.Queue(`DELETE FROM workforce_feed_changes c
 				WHERE kind = $1 AND id = $2 AND seq = $3 AND lease_token = $4
-				RETURNING EXISTS (SELECT 1 FROM workforce_feed_changes x WHERE x.kind = c.kind AND x.id = c.id AND x.seq > c.seq)`,
+				RETURNING EXISTS (SELECT 1 FROM workforce_feed_changes x WHERE x.kind = c.kind AND x.id = c.id AND x.seq > c.seq),
+					(SELECT r.version FROM workforce_feed_resources r WHERE r.kind = c.kind AND r.id = c.id
+						AND NOT EXISTS (SELECT 1 FROM workforce_feed_changes x WHERE x.kind = c.kind AND x.id = c.id AND x.seq <> c.seq))`,
 				string(a.c.Resource.Kind), a.c.Resource.ID, a.c.Seq, a.c.Token)
 		}
 		b.Queue("COMMIT")
@@ -166,22 +191,23 @@ func (s *Store) cycle(ready, unread []*updateReq, acks []*ackReq) (nextReady, ne
 	news := s.news
 	s.mu.Unlock()
 	deleted, more := make([]bool, len(acks)), false
+	idle := make([]*int64, len(acks)) // the version at which a resource had no change left
 	states := make(map[feed.Resource]*resourceState, len(rs))
 	err := func() error {
 		br := s.pool.SendBatch(ctx, b)
 		defer br.Close()
-		if len(ready) > 0 || len(acks) > 0 {
+		if writes || len(acks) > 0 {
 			if _, err := br.Exec(); err != nil { // BEGIN
 				return err
 			}
-			if w != nil {
+			if writes {
 				if err := w.results(br); err != nil {
 					return err
 				}
 			}
 			for i := range acks {
 				var next bool
-				switch err := br.QueryRow().Scan(&next); {
+				switch err := br.QueryRow().Scan(&next, &idle[i]); {
 				case errors.Is(err, pgx.ErrNoRows): // another claim holds it
 				case err != nil:
 					return err
@@ -213,6 +239,16 @@ func (s *Store) cycle(ready, unread []*updateReq, acks []*ackReq) (nextReady, ne
 	if w != nil {
 		w.done(err == nil)
 	}
+	if err == nil {
+		for r, st := range states {
+			s.known.learn(r, st, true)
+		}
+		for i, a := range acks {
+			if deleted[i] && idle[i] != nil {
+				s.known.idle(a.c.Resource, *idle[i])
+			}
+		}
+	}
 	if len(acks) > 0 {
 		s.mu.Lock()
 		// A change queued after the statement's snapshot was announced after
@@ -226,6 +262,7 @@ func (s *Store) cycle(ready, unread []*updateReq, acks []*ackReq) (nextReady, ne
 	case retryable(err): // a deadlock: nothing was made, all again
 		for _, r := range ready {
 			r.tries++
+			r.err = nil
 		}
 		return nil, append(ready, unread...), acks
 	case err != nil:
@@ -247,11 +284,15 @@ func (s *Store) cycle(ready, unread []*updateReq, acks []*ackReq) (nextReady, ne
 	}
 	// The updates whose write lost a race are read again, and with them the
 	// later updates of their resources, so that each resource's updates are
-	// made in arrival order.
+	// made in arrival order (fn again, on what is read: an error of fn on a
+	// wrong guess is not answered). A lost guess is no race lost.
 	again := map[feed.Resource]bool{}
 	for _, r := range ready {
 		if w != nil && w.lost[r.r] {
-			r.err, r.tries = nil, r.tries+1
+			if w.guessed[r.r] == nil {
+				r.tries++
+			}
+			r.err, r.read = nil, true
 			again[r.r] = true
 			nextUnread = append(nextUnread, r)
 		} else {

@@ -36,6 +36,9 @@ func (s *Store) lockedUpdates(ctx context.Context, ready []*updateReq) []*update
 			break
 		}
 	}
+	for r := range locked { // its version was bumped
+		s.known.forget(r)
+	}
 	for _, r := range batch {
 		if err != nil {
 			r.done <- fmt.Errorf("postgres: %w", err)

@@ -81,6 +81,8 @@ type Store struct {
 	dirty    bool          // changes may have become claimable since then
 	news     int64         // notifications and unleased ingests seen, ever
 
+	known known // what the writers last wrote or read of each resource
+
 	updates chan *updateReq // to the writer, which makes them in batches
 	acks    chan *ackReq    // to the writer too
 	notify  chan struct{}   // to the notifier: changes were queued

@@ -13,7 +13,9 @@ type write struct {
 	s       *Store
 	args    []any
 	written map[feed.Resource]bool
-	lost    map[feed.Resource]bool // written on a version read no longer current
+	lost    map[feed.Resource]bool           // written on a version read no longer current
+	after   map[feed.Resource]*resourceState // the state each record written leaves
+	guessed map[feed.Resource]*resourceState // the states guessed (see known)
 	leased  []prefetched
 	heads   int // leases reserved
 	data    map[claimKey][]byte
@@ -23,9 +25,12 @@ type write struct {
 }
 
 // prepare runs each update's fn, in arrival order, on the record the one
-// before it left (from the record read), and answers the write of the
-// records that changed, with the changes they queue, or nil when nothing
-// changed.
+// before it left (from the record read or guessed), and answers the write
+// of the records that changed, with the changes they queue (no args when
+// there is nothing to write). A guessed state is written on, or checked
+// when its updates changed nothing (an fn failed, say): they are answered
+// only if the guess was the resource's state then, else read and made
+// again.
 func (s *Store) prepare(ready []*updateReq) *write {
 	type change struct {
 		st      *resourceState
@@ -57,6 +62,7 @@ func (s *Store) prepare(ready []*updateReq) *write {
 		ids     []int64
 		version []int64
 		records [][]byte
+		put     []bool // else checked
 	}
 	var c struct {
 		kinds []string
@@ -65,18 +71,29 @@ func (s *Store) prepare(ready []*updateReq) *write {
 		data  [][]byte
 		lease []bool
 	}
-	w := &write{s: s, tok: token(), written: map[feed.Resource]bool{}, lost: map[feed.Resource]bool{}, queued: map[feed.Resource]bool{}}
+	w := &write{s: s, tok: token(), written: map[feed.Resource]bool{}, lost: map[feed.Resource]bool{}, queued: map[feed.Resource]bool{},
+		after: map[feed.Resource]*resourceState{}, guessed: map[feed.Resource]*resourceState{}}
 	lease, budget := s.reserve()
 	for _, r := range sortedResources(ready) {
 		ch := changes[r]
-		if !ch.changed {
+		switch {
+		case !ch.changed && !ch.st.guess:
+			continue
+		}
+		if ch.st.guess {
+			w.guessed[r] = ch.st
+		}
+		if !ch.changed { // checked: the guess must be the state
+			w.after[r] = ch.st
+			rw.kinds, rw.ids, rw.version, rw.records, rw.put = append(rw.kinds, string(r.Kind)), append(rw.ids, r.ID), append(rw.version, ch.st.version), append(rw.records, []byte{}), append(rw.put, false)
 			continue
 		}
 		rec := ch.record
 		if rec == nil {
 			rec = []byte{}
 		}
-		rw.kinds, rw.ids, rw.version, rw.records = append(rw.kinds, string(r.Kind)), append(rw.ids, r.ID), append(rw.version, ch.st.version), append(rw.records, rec)
+		w.after[r] = &resourceState{version: max(ch.st.version+1, 1), record: ch.record, pending: ch.st.pending || len(ch.queue) > 0}
+		rw.kinds, rw.ids, rw.version, rw.records, rw.put = append(rw.kinds, string(r.Kind)), append(rw.ids, r.ID), append(rw.version, ch.st.version), append(rw.records, rec), append(rw.put, true)
 		for i, q := range ch.queue {
 			head := i == 0 && !ch.st.pending && w.heads < budget
 			if head {
@@ -87,7 +104,7 @@ func (s *Store) prepare(ready []*updateReq) *write {
 	}
 	s.unreserve(budget - w.heads)
 	if len(rw.kinds) == 0 {
-		return nil // nothing to write: every update was made on what was read
+		return w // nothing to write: every update was made on what was read
 	}
 	w.data = map[claimKey][]byte{}
 	for i := range c.kinds {
@@ -105,24 +122,31 @@ func (s *Store) prepare(ready []*updateReq) *write {
 	// Claim: leased for a quarter more, it has at least a whole lease left
 	// then, as a change the Claim leases itself.
 	w.sent = time.Now()
-	w.args = []any{rw.kinds, rw.ids, rw.version, rw.records, c.kinds, c.ids, c.seqs, c.data, c.lease, w.tok, (lease + lease/4).Microseconds()}
+	w.args = []any{rw.kinds, rw.ids, rw.version, rw.records, c.kinds, c.ids, c.seqs, c.data, c.lease, w.tok, (lease + lease/4).Microseconds(), rw.put}
 	return w
 }
 
-// queue queues w's statement on b.
+// queue queues w's statement on b, if it has one: it answers the records
+// written (or checked) and the changes leased.
 func (w *write) queue(b *pgx.Batch) {
+	if w.args == nil {
+		return
+	}
 	b.Queue(`
 		WITH w AS (
-			SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::bytea[]) AS w(kind, id, version, record)
+			SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::bytea[], $12::bool[]) AS w(kind, id, version, record, put)
 		), ins AS (
 			INSERT INTO workforce_feed_resources (kind, id, record, version)
-			SELECT kind, id, record, 1 FROM w WHERE version < 0
+			SELECT kind, id, record, 1 FROM w WHERE put AND version < 0
 			ON CONFLICT (kind, id) DO NOTHING
 			RETURNING kind, id
 		), upd AS (
 			UPDATE workforce_feed_resources r SET record = w.record, version = r.version + 1
-			FROM w WHERE w.version >= 0 AND r.kind = w.kind AND r.id = w.id AND r.version = w.version
+			FROM w WHERE w.put AND w.version >= 0 AND r.kind = w.kind AND r.id = w.id AND r.version = w.version
 			RETURNING r.kind, r.id
+		), chk AS (
+			SELECT w.kind, w.id FROM w LEFT JOIN workforce_feed_resources r ON r.kind = w.kind AND r.id = w.id
+			WHERE NOT w.put AND coalesce(r.version, -1) = w.version
 		), ok AS (
 			SELECT kind, id FROM ins UNION ALL SELECT kind, id FROM upd
 		), q AS (
@@ -134,12 +158,16 @@ func (w *write) queue(b *pgx.Batch) {
 			RETURNING kind, id, seq, n, lease_token IS NOT NULL AS leased
 		)
 		SELECT kind, id, 0::bigint, 0::bigint, false FROM ok
+		UNION ALL SELECT kind, id, 0, 0, false FROM chk
 		UNION ALL SELECT kind, id, seq, n, true FROM q WHERE leased`, w.args...)
 }
 
 // results reads what w's statement answered: the records written, and
 // the changes leased here.
 func (w *write) results(br pgx.BatchResults) error {
+	if w.args == nil {
+		return nil
+	}
 	rows, err := br.Query()
 	if err != nil {
 		return err
@@ -166,13 +194,27 @@ func (w *write) results(br pgx.BatchResults) error {
 }
 
 // done hands the changes leased to this Store (if committed) to the next
-// Claim, gives back the leases reserved, and announces changes queued
-// unleased. Uncommitted (an error), changes leased here, if any were,
-// come back to every instance when their lease ends.
+// Claim, gives back the leases reserved, keeps the states written in
+// w.s.known (and forgets those of the writes lost), and announces changes
+// queued unleased. Uncommitted (an error), changes leased here, if any
+// were, come back to every instance when their lease ends.
 func (w *write) done(committed bool) {
 	if !committed {
 		w.s.unreserve(w.heads)
+		for r := range w.after {
+			w.s.known.forget(r)
+		}
 		return
+	}
+	for r, st := range w.after {
+		switch {
+		case w.written[r]:
+			w.s.known.learn(r, st, false)
+		case w.guessed[r] != nil:
+			w.s.known.lost(r, w.guessed[r])
+		default:
+			w.s.known.forget(r)
+		}
 	}
 	w.s.prefetch(w.leased, w.heads)
 	for r := range w.queued {
