@@ -11,7 +11,7 @@ import (
 type planKind uint8
 
 const (
-	planOther       planKind = iota // by json.Unmarshal, value by value
+	planOther       planKind = iota // none: the fast decoder gives up
 	planUnmarshaler                 // the type's UnmarshalJSON, with the value's JSON
 	planStruct
 	planPointer
@@ -66,6 +66,8 @@ func planOf(t reflect.Type, memo map[reflect.Type]*plan) *plan {
 	memo[t] = p // before its elements: a type may hold itself
 	pt := reflect.PointerTo(t)
 	switch {
+	case t.Kind() == reflect.Interface:
+		p.kind = planOther
 	case t.Kind() != reflect.Pointer && (pt.Implements(unmarshalerType) || t.Implements(unmarshalerType)):
 		p.kind = planUnmarshaler
 	case t.Kind() != reflect.Pointer && (pt.Implements(textUnmarshalerType) || t.Implements(textUnmarshalerType)),
