@@ -327,7 +327,7 @@ func (d *fastDecoder) object(i int, v reflect.Value, p *plan) int {
 			seen |= f.bit
 			field := v.Field(f.index)
 			end = d.leaf(i, field, f.plan, d.value(i, field, f.plan))
-		} else if _, other := p.folded[lowerASCII(name)]; other {
+		} else if p.otherCase(name) {
 			return giveUp // a field's name in another case
 		} else {
 			end = d.skip(i)

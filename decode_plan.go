@@ -45,10 +45,16 @@ var (
 
 // plans are the plans of the values the client decodes answers into: a
 // record of every kind envelopes names, a pointer to one, and lists of
-// either. Built once, never changed.
+// either, but for containers (a SearchResult): one holding a value of
+// another form would be decoded again whole, its records with it, where
+// the records of a list are decoded again one by one. Built once, never
+// changed.
 var plans = func() map[reflect.Type]*plan {
 	memo := map[reflect.Type]*plan{}
 	for t := range envelopes {
+		if reflect.PointerTo(t).Implements(reflect.TypeFor[container]()) {
+			continue
+		}
 		planOf(t, memo)
 		planOf(reflect.PointerTo(t), memo)
 		planOf(reflect.SliceOf(t), memo)
@@ -164,4 +170,18 @@ func plainName(name string) bool {
 		}
 	}
 	return name != ""
+}
+
+// otherCase tells whether name, ASCII, names a field of p, a struct's
+// plan, in another case than the field's, as encoding/json matches names.
+// It allocates only for a name with an upper-case letter.
+func (p *plan) otherCase(name []byte) bool {
+	for _, c := range name {
+		if c >= 'A' && c <= 'Z' {
+			_, ok := p.folded[strings.ToLower(string(name))]
+			return ok
+		}
+	}
+	_, ok := p.folded[string(name)]
+	return ok
 }
