@@ -27,6 +27,11 @@ type syncServer struct {
 	*httptest.Server
 	latency  time.Duration
 	requests atomic.Int64
+	// The round trips a sync's requests take one after another: a request
+	// sent once one of depth d has answered is of depth d+1 (requests of
+	// an earlier round, reset, are not counted).
+	depthMu      sync.Mutex
+	depth, round int
 
 	mu      sync.RWMutex
 	skew    time.Duration
@@ -93,7 +98,17 @@ func (s *syncServer) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.requests.Add(1)
+	s.depthMu.Lock()
+	d, round := s.depth+1, s.round
+	s.depthMu.Unlock()
 	time.Sleep(s.latency)
+	defer func() {
+		s.depthMu.Lock()
+		if round == s.round {
+			s.depth = max(s.depth, d)
+		}
+		s.depthMu.Unlock()
+	}()
 	q := r.URL.Query()
 	parse := func(name string) time.Time {
 		t, _ := time.Parse(time.RFC3339Nano, q.Get(name))
@@ -210,11 +225,15 @@ func BenchmarkSync(b *testing.B) {
 			s.advance(10*time.Minute, ids)
 			mark := wm
 			s.requests.Store(0)
+			s.depthMu.Lock()
+			s.depth, s.round = 0, s.round+1
+			s.depthMu.Unlock()
 			b.StartTimer()
 			run(b, &mark, len(distinct(ids)))
 			wm = mark
 		}
 		b.ReportMetric(float64(s.requests.Load()), "requests")
+		b.ReportMetric(float64(s.depth), "round-trips")
 	})
 }
 
