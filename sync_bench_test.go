@@ -42,16 +42,22 @@ type syncServer struct {
 
 // newSyncServer serves n Jobs whose updates are spread over the year before
 // now.
-func newSyncServer(b *testing.B, n int, latency time.Duration) *syncServer {
-	s := &syncServer{latency: latency, updated: make(map[int64]time.Time, n)}
+func newSyncServer(tb testing.TB, n int, latency time.Duration) *syncServer {
+	updated := make(map[int64]time.Time, n)
 	now := time.Now().UTC().Truncate(time.Millisecond)
 	rng := rand.New(rand.NewPCG(1, 2))
 	for id := int64(1); id <= int64(n); id++ {
-		s.updated[id] = now.Add(-time.Duration(rng.Int64N(int64(365 * 24 * time.Hour)))).Truncate(time.Millisecond)
+		updated[id] = now.Add(-time.Duration(rng.Int64N(int64(365 * 24 * time.Hour)))).Truncate(time.Millisecond)
 	}
+	return newSyncServerOf(tb, updated, latency)
+}
+
+// newSyncServerOf serves the Jobs of updated (updated_at by ID).
+func newSyncServerOf(tb testing.TB, updated map[int64]time.Time, latency time.Duration) *syncServer {
+	s := &syncServer{latency: latency, updated: updated}
 	s.reindex()
 	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
-	b.Cleanup(s.Close)
+	tb.Cleanup(s.Close)
 	return s
 }
 
