@@ -91,7 +91,7 @@ func (s *SyncState) pageRead(i, page int) {
 var ErrSyncState = errors.New("workforce: sync: not a sync state of this resource and watermark")
 
 // syncStatePrefix starts every encoded SyncState; its digit is the version.
-const syncStatePrefix = "wfsync1:"
+const syncStatePrefix = "wfsync2:"
 
 type syncStateJSON struct {
 	Kind  string     `json:"k"`
@@ -143,7 +143,7 @@ func (s *SyncState) UnmarshalText(text []byte) error {
 	bad := func(why string) error { return fmt.Errorf("%w: %s", ErrSyncState, why) }
 	rest, ok := bytes.CutPrefix(text, []byte(syncStatePrefix))
 	if !ok {
-		return bad("not a sync state of version 1")
+		return bad("not a sync state of version 2")
 	}
 	enc, sum, ok := bytes.Cut(rest, []byte("."))
 	if !ok {

@@ -1064,7 +1064,7 @@ func TestSyncStateRefusesCorruptAndForeignStates(t *testing.T) {
 		"garbage":       []byte("hello"),
 		"truncated":     text[:len(text)-3],
 		"flipped":       flipped,
-		"other version": append([]byte("wfsync2:"), text[len("wfsync1:"):]...),
+		"other version": append([]byte("wfsync1:"), text[len("wfsync2:"):]...), // a state of one bracket below the floor
 	} {
 		got := st
 		err := got.UnmarshalText(bad)
