@@ -44,18 +44,21 @@ func (c *Client) read(cs *callState, hr *http.Response, err error, key string, o
 		}
 	}
 	defer a.release() // the buffer is reused once the call returns: nothing decoded may alias it
-	fast := false
+	var w warnings
+	decoded := false // in one pass (decodeFast), else the usual way
 	if a.tooLarge {
 		err = fmt.Errorf("the answer is larger than %d bytes", cs.limits.body)
-	} else if int64(len(a.data)) <= cs.limits.body {
-		_, fast, err = decodeFast(a.data, key, out, cs.limits)
+	} else {
+		_, w, decoded, err = decodeFast(a.data, key, out, cs.limits, MaxWarnings)
 	}
-	if !fast && err == nil {
+	if !decoded && err == nil {
 		err = cs.limits.check(a.data, key)
 	}
-	if !fast && err == nil {
-		var w warnings
+	if !decoded && err == nil {
 		w, err = decodeEnvelope(a.data, key, out, MaxWarnings)
+		decoded = true
+	}
+	if decoded {
 		if t, ok := out.(**Token); ok { // an answer that issues a token: learnt before anything is reported
 			if *t != nil && (*t).Value != "" {
 				cs.learnSecret((*t).Value, resp)

@@ -145,22 +145,6 @@ func keepElements(v reflect.Value, parts [][]byte) error {
 	return nil
 }
 
-// decodeFast is decodeEnvelope, and answerLimits.check before it, for an
-// answer that fastDecode takes: ok is false, and out left zero, for any
-// other.
-// It also returns the part of data decoded: the value under key, or data.
-func decodeFast(data []byte, key string, out any, l answerLimits) (doc []byte, ok bool, err error) {
-	doc, parts, ok := fastDecode(data, key, out, l)
-	if !ok {
-		return nil, false, nil
-	}
-	v := reflect.ValueOf(out).Elem()
-	if parts != nil && v.Kind() == reflect.Slice {
-		return doc, true, keepElements(v, parts)
-	}
-	return doc, true, keepDocuments(v, doc)
-}
-
 // isDocument tells whether values of t, or pointers to them, are
 // documents: *Job and Job alike.
 func isDocument(t reflect.Type) bool {

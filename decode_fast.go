@@ -11,10 +11,13 @@ import (
 // counts what answerLimits bounds, unwraps the envelope, decodes the
 // records and finds the part of each, where encoding/json and the scans
 // around it read an answer five times. It takes the answers the API
-// writes (exact member names, each once; every value of its field's Go
-// type): on anything else it gives up, leaving out zero, and the answer is
-// read the usual way, which decides what it means. So it decodes nothing
-// differently, only faster: FuzzFastDecode holds it to the usual way.
+// writes: member names as written (no escape, ASCII), each once, the
+// envelope's key once. A record holding a value of another type than its
+// field's is decoded again by the lenient decoder, as the usual way
+// decodes it (with its warnings). On anything else the fast decoder gives
+// up, leaving out as it found it, and the answer is read the usual way,
+// which decides what it means. So it decodes nothing differently, only
+// faster: FuzzFastDecode holds it to the usual way.
 
 // noLimits are the limits of a decoding that has none: Decode's.
 var noLimits = answerLimits{items: math.MaxInt, members: math.MaxInt}
@@ -29,25 +32,27 @@ type fastDecoder struct {
 	items, members int // as jsonscan.Count counts them
 	limits         answerLimits
 	depth          int
+	lenient        *lenient // of the records decoded again, made for the first
+	most           int      // the most warnings kept, 0 for all
 }
 
-// fastDecode decodes data, an answer, into out, a pointer to a zero value
-// of a type plans holds, as answerLimits.check and decodeEnvelope would,
-// and returns the part of data decoded (the value under key, or data) and,
-// for a list, the part of each element. ok is false when it gave up: out
-// is then zero again.
-func fastDecode(data []byte, key string, out any, l answerLimits) (doc []byte, parts [][]byte, ok bool) {
+// decodeFast is answerLimits.check under l, then decodeEnvelope and its
+// warnings, for an answer the fast decoder takes, in one pass: out must
+// point to a zero value of a type plans holds. It returns the part of data
+// decoded (the value under key, or the whole answer, spaces cut); ok is
+// false when it gave up, out then left zero.
+func decodeFast(data []byte, key string, out any, l answerLimits, most int) (doc []byte, w warnings, ok bool, err error) {
 	v := reflect.ValueOf(out)
 	if v.Kind() != reflect.Pointer || v.IsNil() {
-		return nil, nil, false
+		return nil, warnings{}, false, nil
 	}
 	v = v.Elem()
 	p := plans[v.Type()]
 	if p == nil || !v.IsZero() {
-		return nil, nil, false
+		return nil, warnings{}, false, nil
 	}
-	d := &fastDecoder{data: data, limits: l}
-	doc, parts, ok = d.envelope(key, v, p)
+	d := &fastDecoder{data: data, limits: l, most: most}
+	doc, parts, ok := d.envelope(key, v, p)
 	if ok && key != "" && &doc[0] == &data[skipSpace(data, 0)] {
 		// Not unwrapped: the answer must be the resource, as decodeEnvelope checks.
 		if r, isRecord := v.Interface().(listed); isRecord && r != nil && !reflect.ValueOf(r).IsNil() && r.listID() == 0 {
@@ -56,12 +61,20 @@ func fastDecode(data []byte, key string, out any, l answerLimits) (doc []byte, p
 	}
 	if !ok {
 		v.SetZero()
+		return nil, warnings{}, false, nil
 	}
-	return doc, parts, ok
+	if d.lenient != nil {
+		w = d.lenient.warnings
+	}
+	if parts != nil {
+		return doc, w, true, keepElements(v, parts)
+	}
+	return doc, w, true, keepDocuments(v, doc)
 }
 
 // envelope decodes the answer: the value of its member key when it is an
-// envelope holding one, else the whole answer, as unwrap reads it.
+// envelope holding one, else the whole answer, as unwrap reads it: a
+// document holding an "id" is the record itself.
 func (d *fastDecoder) envelope(key string, v reflect.Value, p *plan) ([]byte, [][]byte, bool) {
 	start := skipSpace(d.data, 0)
 	if key == "" || start >= len(d.data) || d.data[start] != '{' {
@@ -69,6 +82,7 @@ func (d *fastDecoder) envelope(key string, v reflect.Value, p *plan) ([]byte, []
 	}
 	var doc []byte
 	var parts [][]byte
+	record := false // it holds an "id"
 	i := start + 1
 	if !d.item() {
 		return nil, nil, false
@@ -88,8 +102,11 @@ func (d *fastDecoder) envelope(key string, v reflect.Value, p *plan) ([]byte, []
 		}
 		i = skipSpace(d.data, i+1)
 		switch {
-		case string(name) == "id", doc != nil && string(name) == key:
-			return nil, nil, false // a record, or a key twice: the usual way decides
+		case string(name) == "id" && first: // the record itself, as a record is written
+			d.items, d.members = 0, 0
+			return d.top(start, v, p)
+		case string(name) == key && (doc != nil || record):
+			return nil, nil, false // a key twice, or beside an "id": the usual way decides
 		case string(name) == key:
 			if i >= len(d.data) || d.data[i] != '{' && d.data[i] != '[' {
 				return nil, nil, false
@@ -101,6 +118,7 @@ func (d *fastDecoder) envelope(key string, v reflect.Value, p *plan) ([]byte, []
 		case strings.EqualFold(string(name), key):
 			return nil, nil, false
 		default:
+			record = record || string(name) == "id"
 			if end = d.skip(i); end < 0 {
 				return nil, nil, false
 			}
@@ -118,10 +136,10 @@ func (d *fastDecoder) envelope(key string, v reflect.Value, p *plan) ([]byte, []
 		}
 		i++
 	}
-	if skipSpace(d.data, i) != len(d.data) {
+	switch {
+	case skipSpace(d.data, i) != len(d.data), doc != nil && record:
 		return nil, nil, false
-	}
-	if doc == nil { // no envelope: the answer is the record
+	case doc == nil: // no envelope: the answer is the record
 		d.items, d.members = 0, 0
 		return d.top(start, v, p)
 	}
@@ -147,12 +165,39 @@ func (d *fastDecoder) decode(i int, v reflect.Value, p *plan) (doc []byte, parts
 		parts = [][]byte{}
 		end = d.slice(i, v, p, &parts)
 	} else {
-		end = d.value(i, v, p)
+		end = d.record(i, v, p, 0)
 	}
 	if end < 0 {
-		return nil, nil, -1, false
+		return nil, nil, giveUp, false
 	}
 	return d.data[i:end:end], parts, end, true
+}
+
+// record decodes the value at data[i] into v with p; when that is a
+// record (a struct, or a pointer to one) holding a value of another type
+// than its field's, it decodes it again as the usual way does: with the
+// lenient decoder, which warns of each value that fits no form. index is
+// the record's place in the answer's list.
+func (d *fastDecoder) record(i int, v reflect.Value, p *plan, index int) int {
+	items, members := d.items, d.members
+	end := d.value(i, v, p)
+	if end != mismatch || !isObject(v.Type()) {
+		return end
+	}
+	d.items, d.members = items, members // counted again, whole
+	if end = d.skip(i); end < 0 {
+		return giveUp
+	}
+	if d.lenient == nil {
+		d.lenient = &lenient{tables: map[reflect.Type]*fieldTable{}, most: d.most}
+	}
+	v.SetZero()
+	d.lenient.index = index
+	d.lenient.record(d.data[i:end:end], v, path{})
+	if d.lenient.err != nil {
+		return giveUp // not an object: the usual way says so
+	}
+	return end
 }
 
 // item counts an object, array or array element; false past the limit.
@@ -168,9 +213,10 @@ func (d *fastDecoder) member() bool {
 }
 
 // What value returns instead of an index: it gives up (malformed JSON,
-// a limit passed, a form it does not take), or the value is of another
-// type than v's (a string for an integer), which a field or an element
-// of a scalar type then reads as the lenient decoder does (leaf).
+// a limit passed, names it does not take), or the value, well formed, is
+// of another type than v's (a string for an integer): a field or an
+// element of a scalar type then reads it as the lenient decoder does
+// (leaf), and a record holding one is decoded again (record).
 const (
 	giveUp   = -1
 	mismatch = -2
@@ -180,7 +226,7 @@ const (
 // it, giveUp or mismatch.
 func (d *fastDecoder) value(i int, v reflect.Value, p *plan) int {
 	if i >= len(d.data) {
-		return -1
+		return giveUp
 	}
 	c := d.data[i]
 	if c == 'n' && p.kind != planUnmarshaler && p.kind != planOther { // null: a pointer or list is nil, else nothing changes
@@ -223,16 +269,12 @@ func (d *fastDecoder) value(i int, v reflect.Value, p *plan) int {
 		return end
 	case planUnmarshaler:
 		end := d.skip(i)
-		if end < 0 || v.Addr().Interface().(json.Unmarshaler).UnmarshalJSON(d.data[i:end:end]) != nil {
-			return -1
+		if end >= 0 && v.Addr().Interface().(json.Unmarshaler).UnmarshalJSON(d.data[i:end:end]) != nil {
+			return mismatch // a form its type does not take
 		}
 		return end
 	case planOther:
-		end := d.skip(i)
-		if end < 0 || json.Unmarshal(d.data[i:end:end], v.Addr().Interface()) != nil {
-			return -1
-		}
-		return end
+		return giveUp
 	}
 	return mismatch
 }
@@ -253,7 +295,7 @@ func (d *fastDecoder) leaf(i int, v reflect.Value, p *plan, end int) int {
 	}
 	var l lenient
 	if !l.value(d.data[i:end:end], v, path{}) {
-		return giveUp // a warning: the usual way reports it
+		return mismatch // a warning: its record is decoded again, to give it
 	}
 	return end
 }
@@ -261,7 +303,7 @@ func (d *fastDecoder) leaf(i int, v reflect.Value, p *plan, end int) int {
 // object decodes the object at data[i] into v, a struct.
 func (d *fastDecoder) object(i int, v reflect.Value, p *plan) int {
 	if !d.item() || !d.enter() {
-		return -1
+		return giveUp
 	}
 	defer d.leave()
 	var seen uint64
@@ -272,30 +314,30 @@ func (d *fastDecoder) object(i int, v reflect.Value, p *plan) int {
 	for {
 		name, end := d.name(i)
 		if end < 0 || !d.member() {
-			return -1
+			return giveUp
 		}
 		if i = skipSpace(d.data, end); i >= len(d.data) || d.data[i] != ':' {
-			return -1
+			return giveUp
 		}
 		i = skipSpace(d.data, i+1)
 		if f := p.field(name); f != nil {
 			if seen&f.bit != 0 {
-				return -1 // a member twice: encoding/json merges them
+				return giveUp // a member twice: encoding/json merges them
 			}
 			seen |= f.bit
 			field := v.Field(f.index)
 			end = d.leaf(i, field, f.plan, d.value(i, field, f.plan))
-		} else if _, other := p.folded[lowerASCII(name)]; other {
-			return -1 // a field's name in another case
+		} else if p.otherCase(name) {
+			return giveUp // a field's name in another case
 		} else {
 			end = d.skip(i)
 		}
 		if end < 0 {
-			return -1
+			return end
 		}
 		i = skipSpace(d.data, end)
 		if i >= len(d.data) {
-			return -1
+			return giveUp
 		}
 		switch d.data[i] {
 		case '}':
@@ -303,7 +345,7 @@ func (d *fastDecoder) object(i int, v reflect.Value, p *plan) int {
 		case ',':
 			i = skipSpace(d.data, i+1)
 		default:
-			return -1
+			return giveUp
 		}
 	}
 }
@@ -312,7 +354,7 @@ func (d *fastDecoder) object(i int, v reflect.Value, p *plan) int {
 // element's part to parts when parts is not nil.
 func (d *fastDecoder) slice(i int, v reflect.Value, p *plan, parts *[][]byte) int {
 	if !d.item() || !d.enter() {
-		return -1
+		return giveUp
 	}
 	defer d.leave()
 	v.Set(reflect.MakeSlice(v.Type(), 0, 0))
@@ -322,23 +364,28 @@ func (d *fastDecoder) slice(i int, v reflect.Value, p *plan, parts *[][]byte) in
 	}
 	for n := 0; ; n++ {
 		if !d.item() || parts != nil && d.limits.records > 0 && n == d.limits.records {
-			return -1
+			return giveUp
 		}
 		if n == v.Cap() {
 			v.Grow(max(4, n))
 		}
 		v.SetLen(n + 1)
 		elem := v.Index(n)
-		end := d.leaf(i, elem, p.elem, d.value(i, elem, p.elem))
+		var end int
+		if parts != nil { // the answer's list: each element a record
+			end = d.record(i, elem, p.elem, n)
+		} else {
+			end = d.leaf(i, elem, p.elem, d.value(i, elem, p.elem))
+		}
 		if end < 0 {
-			return -1
+			return end
 		}
 		if parts != nil {
 			*parts = append(*parts, d.data[i:end:end])
 		}
 		i = skipSpace(d.data, end)
 		if i >= len(d.data) {
-			return -1
+			return giveUp
 		}
 		switch d.data[i] {
 		case ']':
@@ -346,7 +393,7 @@ func (d *fastDecoder) slice(i int, v reflect.Value, p *plan, parts *[][]byte) in
 		case ',':
 			i = skipSpace(d.data, i+1)
 		default:
-			return -1
+			return giveUp
 		}
 	}
 }
@@ -356,11 +403,11 @@ func (d *fastDecoder) text(i int, v reflect.Value) int {
 	end, plain := scanString(d.data, i)
 	switch {
 	case end < 0:
-		return -1
+		return giveUp
 	case plain:
 		v.SetString(string(d.data[i+1 : end-1]))
 	case json.Unmarshal(d.data[i:end:end], v.Addr().Interface()) != nil: // escapes, invalid UTF-8
-		return -1
+		return giveUp
 	}
 	return end
 }

@@ -11,7 +11,7 @@ import (
 type planKind uint8
 
 const (
-	planOther       planKind = iota // by json.Unmarshal, value by value
+	planOther       planKind = iota // none: the fast decoder gives up
 	planUnmarshaler                 // the type's UnmarshalJSON, with the value's JSON
 	planStruct
 	planPointer
@@ -45,10 +45,16 @@ var (
 
 // plans are the plans of the values the client decodes answers into: a
 // record of every kind envelopes names, a pointer to one, and lists of
-// either. Built once, never changed.
+// either, but for containers (a SearchResult): one holding a value of
+// another form would be decoded again whole, its records with it, where
+// the records of a list are decoded again one by one. Built once, never
+// changed.
 var plans = func() map[reflect.Type]*plan {
 	memo := map[reflect.Type]*plan{}
 	for t := range envelopes {
+		if reflect.PointerTo(t).Implements(reflect.TypeFor[container]()) {
+			continue
+		}
 		planOf(t, memo)
 		planOf(reflect.PointerTo(t), memo)
 		planOf(reflect.SliceOf(t), memo)
@@ -66,6 +72,8 @@ func planOf(t reflect.Type, memo map[reflect.Type]*plan) *plan {
 	memo[t] = p // before its elements: a type may hold itself
 	pt := reflect.PointerTo(t)
 	switch {
+	case t.Kind() == reflect.Interface:
+		p.kind = planOther
 	case t.Kind() != reflect.Pointer && (pt.Implements(unmarshalerType) || t.Implements(unmarshalerType)):
 		p.kind = planUnmarshaler
 	case t.Kind() != reflect.Pointer && (pt.Implements(textUnmarshalerType) || t.Implements(textUnmarshalerType)),
@@ -162,4 +170,18 @@ func plainName(name string) bool {
 		}
 	}
 	return name != ""
+}
+
+// otherCase tells whether name, ASCII, names a field of p, a struct's
+// plan, in another case than the field's, as encoding/json matches names.
+// It allocates only for a name with an upper-case letter.
+func (p *plan) otherCase(name []byte) bool {
+	for _, c := range name {
+		if c >= 'A' && c <= 'Z' {
+			_, ok := p.folded[strings.ToLower(string(name))]
+			return ok
+		}
+	}
+	_, ok := p.folded[string(name)]
+	return ok
 }

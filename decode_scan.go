@@ -2,7 +2,6 @@ package workforce
 
 import (
 	"bytes"
-	"strings"
 	"unicode/utf8"
 )
 
@@ -190,15 +189,4 @@ func skipSpace(data []byte, i int) int {
 		i++
 	}
 	return i
-}
-
-// lowerASCII returns name, ASCII, in lower case, allocating only when it
-// has an upper-case letter.
-func lowerASCII(name []byte) string {
-	for _, c := range name {
-		if c >= 'A' && c <= 'Z' {
-			return strings.ToLower(string(name))
-		}
-	}
-	return string(name)
 }

@@ -46,3 +46,7 @@ func PagesInFlightForTest(c *Client) int {
 // by refusals alone, for tests of refusals on a machine whose load makes
 // latency vary.
 func IgnoreLatencyForTest(c *Client) { c.limiter.slack = time.Hour }
+
+// SetSpanPagesForTest lowers the most pages one bracket of a sync with o
+// reads, so that a test cuts the window in parts of few records.
+func SetSpanPagesForTest(o *SyncOptions, n int) { o.spanPages = n }

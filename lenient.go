@@ -63,11 +63,12 @@ func Decode(data []byte, v any) ([]Warning, error) {
 		return nil, &ArgumentError{Name: "v", Reason: "must be a non-nil pointer"}
 	}
 	key := envelopeOf(reflect.TypeOf(v).Elem())
-	if doc, fast, err := decodeFast(data, key, v, noLimits); fast {
+	doc, w, fast, err := decodeFast(data, key, v, noLimits, 0)
+	if fast {
 		if err == nil {
 			err = checkIsRecord(reflect.ValueOf(v).Elem(), doc)
 		}
-		return nil, err
+		return cutWarnings(w.list), err
 	}
 	return decodeSlowly(data, key, v)
 }
@@ -84,12 +85,18 @@ func decodeSlowly(data []byte, key string, v any) ([]Warning, error) {
 	if err == nil {
 		err = checkIsRecord(reflect.ValueOf(v).Elem(), data)
 	}
-	for i := range w.list {
-		if v := w.list[i].Value; len(v) > 64 {
-			w.list[i].Value = strings.ToValidUTF8(v[:64], "") + "…"
+	return cutWarnings(w.list), err
+}
+
+// cutWarnings cuts the value of each warning of list to 64 bytes, as
+// Decode returns them.
+func cutWarnings(list []Warning) []Warning {
+	for i := range list {
+		if v := list[i].Value; len(v) > 64 {
+			list[i].Value = strings.ToValidUTF8(v[:64], "") + "…"
 		}
 	}
-	return w.list, err
+	return list
 }
 
 // checkIsRecord refuses a record decoded from a document that is not one:

@@ -1,12 +1,12 @@
 package workforce
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"iter"
 	"math"
-	"slices"
 	"time"
 )
 
@@ -31,6 +31,8 @@ type SyncOptions struct {
 	// that finishes sets it to the zero state. A state of another resource
 	// or watermark stops the sync with ErrSyncState (docs/SYNC.md).
 	Progress *SyncState
+
+	spanPages int // the most pages one bracket reads; zero: maxSpanPages (tests lower it)
 }
 
 // ErrSyncUnstable is yielded by a sync when more than a page of records
@@ -97,13 +99,15 @@ type sliceResult[T any] struct {
 	split    []span
 	deferred *span
 	err      error
-	// A page of the bracket below the floor, handed on as it comes
-	// (partial; page 0 with end), and the end of that bracket (below: it
-	// held; fell: it did not, and the part is read again by slices).
-	partial     bool
-	page        int
-	end         *bracketStart
-	below, fell bool
+	// Of the bracket of a part below the floor (part: its index + 1): a page
+	// handed on as it comes (partial; page 0 with end), and the end of that
+	// bracket (read: it held; fell: it did not, and the part is read again
+	// by slices; cut: the part is read as these parts instead).
+	partial    bool
+	part, page int
+	end        *bracketStart
+	read, fell bool
+	cut        []span
 }
 
 // syncBounds is what a worker needs to know of the sync: the precision of
@@ -113,6 +117,7 @@ type sliceResult[T any] struct {
 // and clock, which reads the server's clock again.
 type syncBounds struct {
 	precision, margin time.Duration
+	pages             int // the most pages a bracket reads (maxSpanPages)
 	floor             time.Time
 	clock             func(context.Context) (time.Time, time.Duration, error)
 }
@@ -220,21 +225,17 @@ func syncAll[T synced](ctx context.Context, c *Client, kind string, watermark *t
 		if o.LookBack > 0 {
 			floor = floor.Add(-o.LookBack)
 		}
-		b := &syncBounds{precision: o.Precision, margin: margin, floor: floor, clock: c.serverTime}
+		b := &syncBounds{precision: o.Precision, margin: margin, pages: cmp.Or(o.spanPages, maxSpanPages), floor: floor, clock: c.serverTime}
 
-		// The part below the floor: this sync's, or that of the sync it
-		// resumes, whose floor no record has crossed downward since.
+		// Below floor records can only leave; above it, open at the top,
+		// they can only enter. The parts below the floor: this sync's, or
+		// those of the sync it resumes, whose floor no record has crossed
+		// downward since.
 		prog := SyncState{kind: kind, from: *watermark, lower: lower, floor: floor}
-		var resume *bracketStart
 		if resumed != nil && !resumed.floor.After(floor) { // else the clock went back: start over
-			prog = *resumed
-			prog.pages = slices.Clone(resumed.pages)
-			if prog.end > 0 {
-				resume = &bracketStart{end: prog.end, m: prog.m, done: map[int]bool{}}
-				for _, p := range prog.pages {
-					resume.done[p] = true
-				}
-			}
+			prog = resumed.clone()
+		} else if lower.IsZero() || lower.Before(floor.Add(-o.Precision)) {
+			prog.parts = []part{{after: lower, before: floor}}
 		}
 		finished := false
 		defer func() {
@@ -244,7 +245,7 @@ func syncAll[T synced](ctx context.Context, c *Client, kind string, watermark *t
 			if finished {
 				*o.Progress = SyncState{}
 			} else {
-				*o.Progress = prog
+				*o.Progress = prog.clone()
 			}
 		}()
 
@@ -296,36 +297,49 @@ func syncAll[T synced](ctx context.Context, c *Client, kind string, watermark *t
 		}
 		// Each part of the window is read once, pages in flight, between two
 		// reads of its end (bracket); a part that changed meanwhile is read
-		// again by slices (fetchSpan).
-		startBracket := func(sp span, grows bool, from *bracketStart, fallback span) {
+		// again by slices (fetchSpan): the top up to upper. Part is 0 for
+		// the top, else the index of the part below the floor, plus one.
+		startBracket := func(sp span, part int, from *bracketStart) {
 			pending++
 			var sink func(int, []T, *bracketStart)
-			if !grows { // its progress is kept: its pages are handed on as they come
+			if part > 0 { // below the floor: its progress is kept, its pages handed on as they come
 				sink = func(page int, items []T, end *bracketStart) {
-					results <- sliceResult[T]{partial: true, page: page, items: items, end: end}
+					results <- sliceResult[T]{partial: true, part: part, page: page, items: items, end: end}
 				}
 			}
 			go func() {
-				items, ok, err := bracket(ctx, sp, grows, margin, getter(sp), from, sink)
-				r := sliceResult[T]{items: items, err: err}
-				if err == nil && !ok {
-					r.split = []span{fallback}
+				items, ok, parts, err := bracket(ctx, sp, part == 0, b, getter(sp), from, sink)
+				r := sliceResult[T]{items: items, err: err, part: part, cut: parts}
+				if err == nil && !ok && parts == nil {
+					r.split = []span{sp}
+					if part == 0 {
+						r.split[0].before = upper
+					}
 				}
-				r.below, r.fell = err == nil && !grows && ok, err == nil && !grows && !ok
+				r.read, r.fell = err == nil && ok, err == nil && !ok && parts == nil
 				results <- r
 			}()
 		}
-		// Below floor records can only leave; above it, open at the top,
-		// they can only enter.
-		top := prog.floor.Add(-o.Precision)
-		switch {
-		case !prog.lower.IsZero() && !prog.lower.Before(top):
-			top = prog.lower
-		case !prog.below:
-			below := span{after: prog.lower, before: prog.floor}
-			startBracket(below, false, resume, below)
+		startPart := func(i int) {
+			p := &prog.parts[i]
+			sp := span{after: p.after, before: p.before}
+			var from *bracketStart
+			if p.end > 0 {
+				from = &bracketStart{end: p.end, m: p.m, done: map[int]bool{}}
+				for _, page := range p.pages {
+					from.done[page] = true
+				}
+			}
+			startBracket(sp, i+1, from)
 		}
-		startBracket(span{after: top}, true, nil, span{after: top, before: upper})
+		for i := range prog.parts {
+			startPart(i)
+		}
+		top := prog.floor.Add(-o.Precision)
+		if !prog.lower.IsZero() && !prog.lower.Before(top) {
+			top = prog.lower
+		}
+		startBracket(span{after: top}, 0, nil)
 		seen := make(map[int64]bool)
 		next := upper
 		deferred := false
@@ -338,13 +352,10 @@ func syncAll[T synced](ctx context.Context, c *Client, kind string, watermark *t
 				yield(zero, r.err)
 				return
 			}
-			switch {
-			case r.end != nil:
-				prog.end, prog.m, prog.pages = r.end.end, r.end.m, nil
-			case r.below:
-				prog.below = true
-			case r.fell: // read again by slices, whose progress is not kept
-				prog.end, prog.m, prog.pages = 0, 0, nil
+			if r.part > 0 {
+				for _, k := range prog.record(r.part-1, r.end, r.read, r.fell, r.cut) {
+					startPart(k)
+				}
 			}
 			for _, sp := range r.split {
 				start(sp)
@@ -363,10 +374,8 @@ func syncAll[T synced](ctx context.Context, c *Client, kind string, watermark *t
 					}
 				}
 			}
-			if r.partial && r.page > 0 && prog.end > 0 { // every record of the page yielded
-				if at, found := slices.BinarySearch(prog.pages, r.page); !found {
-					prog.pages = slices.Insert(prog.pages, at, r.page)
-				}
+			if r.partial && r.page > 0 { // every record of the page yielded
+				prog.pageRead(r.part-1, r.page)
 			}
 		}
 		if deferred && !next.After(*watermark) {

@@ -27,6 +27,11 @@ type syncServer struct {
 	*httptest.Server
 	latency  time.Duration
 	requests atomic.Int64
+	// The round trips a sync's requests take one after another: a request
+	// sent once one of depth d has answered is of depth d+1 (requests of
+	// an earlier round, reset, are not counted).
+	depthMu      sync.Mutex
+	depth, round int
 
 	mu      sync.RWMutex
 	skew    time.Duration
@@ -37,16 +42,22 @@ type syncServer struct {
 
 // newSyncServer serves n Jobs whose updates are spread over the year before
 // now.
-func newSyncServer(b *testing.B, n int, latency time.Duration) *syncServer {
-	s := &syncServer{latency: latency, updated: make(map[int64]time.Time, n)}
+func newSyncServer(tb testing.TB, n int, latency time.Duration) *syncServer {
+	updated := make(map[int64]time.Time, n)
 	now := time.Now().UTC().Truncate(time.Millisecond)
 	rng := rand.New(rand.NewPCG(1, 2))
 	for id := int64(1); id <= int64(n); id++ {
-		s.updated[id] = now.Add(-time.Duration(rng.Int64N(int64(365 * 24 * time.Hour)))).Truncate(time.Millisecond)
+		updated[id] = now.Add(-time.Duration(rng.Int64N(int64(365 * 24 * time.Hour)))).Truncate(time.Millisecond)
 	}
+	return newSyncServerOf(tb, updated, latency)
+}
+
+// newSyncServerOf serves the Jobs of updated (updated_at by ID).
+func newSyncServerOf(tb testing.TB, updated map[int64]time.Time, latency time.Duration) *syncServer {
+	s := &syncServer{latency: latency, updated: updated}
 	s.reindex()
 	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
-	b.Cleanup(s.Close)
+	tb.Cleanup(s.Close)
 	return s
 }
 
@@ -93,7 +104,17 @@ func (s *syncServer) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.requests.Add(1)
+	s.depthMu.Lock()
+	d, round := s.depth+1, s.round
+	s.depthMu.Unlock()
 	time.Sleep(s.latency)
+	defer func() {
+		s.depthMu.Lock()
+		if round == s.round {
+			s.depth = max(s.depth, d)
+		}
+		s.depthMu.Unlock()
+	}()
 	q := r.URL.Query()
 	parse := func(name string) time.Time {
 		t, _ := time.Parse(time.RFC3339Nano, q.Get(name))
@@ -210,11 +231,15 @@ func BenchmarkSync(b *testing.B) {
 			s.advance(10*time.Minute, ids)
 			mark := wm
 			s.requests.Store(0)
+			s.depthMu.Lock()
+			s.depth, s.round = 0, s.round+1
+			s.depthMu.Unlock()
 			b.StartTimer()
 			run(b, &mark, len(distinct(ids)))
 			wm = mark
 		}
 		b.ReportMetric(float64(s.requests.Load()), "requests")
+		b.ReportMetric(float64(s.depth), "round-trips")
 	})
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sync"
 	"time"
 )
@@ -50,15 +51,16 @@ type bracketStart struct {
 // records the two reads of the end imply is the same, the span did not
 // change in between, and every page read in between was exact; else
 // bracket answers false, and the span must be read by a design that
-// tolerates change (docs/SYNC.md); so does a span of more than
-// maxSpanPages pages wider than four margins, which slices can split.
+// tolerates change (docs/SYNC.md). A span of more than b.pages pages is
+// not read: a part below the floor answers the two parts to read instead
+// (cut); the top, or a part too narrow to cut, answers false.
 //
 // With a nil sink, bracket answers the records it read. Else it hands
 // each page to sink as it comes (page 0 with the bracket's end, once it is
 // known), and answers none; from, when not nil, resumes a bracket of a
 // shrinking span that stopped.
-func bracket[T synced](ctx context.Context, sp span, grows bool, margin time.Duration, get pageGetter[T],
-	from *bracketStart, sink func(page int, items []T, end *bracketStart)) ([]T, bool, error) {
+func bracket[T synced](ctx context.Context, sp span, grows bool, b *syncBounds, get pageGetter[T],
+	from *bracketStart, sink func(page int, items []T, end *bracketStart)) ([]T, bool, []span, error) {
 	var pages [][]T
 	emit := func(p int, items []T) {
 		if sink != nil {
@@ -75,22 +77,25 @@ func bracket[T synced](ctx context.Context, sp span, grows bool, margin time.Dur
 			done[p] = true
 		}
 	} else {
-		items, full, err := readPage(ctx, sp, 1, nil, margin, get)
+		items, full, err := readPage(ctx, sp, 1, nil, b.margin, get)
 		if err != nil {
-			return nil, false, err
+			return nil, false, nil, err
 		}
 		if !full { // one page, read at once: exact
 			pages = make([][]T, 2)
 			emit(1, items)
-			return collect(pages), true, nil
+			return collect(pages), true, nil, nil
 		}
 		first = items
-		e, endItems, err := lastPage(ctx, sp, first, margin, get)
-		if errors.Is(err, errTooManyPages) && (sp.after.IsZero() || sp.before.IsZero() || sp.before.Sub(sp.after) > 4*margin) {
-			return nil, false, nil // wide enough for slices to split it (fetchSpan)
+		e, endItems, before, err := lastPage(ctx, sp, first, b, get)
+		if errors.Is(err, errTooManyPages) {
+			if grows {
+				return nil, false, nil, nil // left to slices, which split it
+			}
+			return nil, false, cut(sp, first, before, b), nil
 		}
 		if err != nil {
-			return nil, false, err
+			return nil, false, nil, err
 		}
 		end, m = e, len(endItems)
 		if sink != nil {
@@ -100,6 +105,13 @@ func bracket[T synced](ctx context.Context, sp span, grows bool, margin time.Dur
 		if m > 0 {
 			emit(end, endItems)
 			done[end] = true
+		} else if grows {
+			// Page end was empty, and the page before it full when lastPage
+			// read it, before every page read below: the count was at least
+			// end-1 pages then, and is at most that at the close, when page
+			// end is read empty again. So that read was exact.
+			emit(end-1, before)
+			done[end-1] = true
 		}
 	}
 	if pages == nil {
@@ -112,20 +124,15 @@ func bracket[T synced](ctx context.Context, sp span, grows bool, margin time.Dur
 	case m > 0:
 		// Page end held 0 < m < a page: the count is exact at both reads.
 		check = func() (bool, error) {
-			again, more, err := readPage(ctx, sp, end, first, margin, get)
+			again, more, err := readPage(ctx, sp, end, first, b.margin, get)
 			return err == nil && !more && len(again) == m, err
 		}
 	case grows:
-		// Page end was empty: read end-1 now, full (the count is at least
-		// end-1 pages), and end again at the close, empty (at most).
-		items, more, err := readPage(ctx, sp, end-1, first, margin, get)
-		if err != nil || !more {
-			return nil, false, err
-		}
-		emit(end-1, items)
-		done[end-1], last = true, end-1
+		// Page end was empty, and end-1 full before (at least end-1 pages):
+		// read end again at the close, empty (at most).
+		last = end - 1
 		check = func() (bool, error) {
-			again, _, err := readPage(ctx, sp, end, first, margin, get)
+			again, _, err := readPage(ctx, sp, end, first, b.margin, get)
 			return err == nil && len(again) == 0, err
 		}
 	default:
@@ -134,7 +141,7 @@ func bracket[T synced](ctx context.Context, sp span, grows bool, margin time.Dur
 		last = end - 1
 		done[end-1] = true
 		check = func() (bool, error) {
-			items, more, err := readPage(ctx, sp, end-1, first, margin, get)
+			items, more, err := readPage(ctx, sp, end-1, first, b.margin, get)
 			if err != nil || !more {
 				return false, err
 			}
@@ -148,22 +155,22 @@ func bracket[T synced](ctx context.Context, sp span, grows bool, margin time.Dur
 			todo = append(todo, p)
 		}
 	}
-	if err := readPages(ctx, sp, todo, first, margin, get, emit); err != nil {
-		return nil, false, err
+	if err := readPages(ctx, sp, todo, first, b.margin, get, func(p int, items []T, _ bool) { emit(p, items) }); err != nil {
+		return nil, false, nil, err
 	}
 	ok, err := check()
 	if err != nil {
-		return nil, false, err
+		return nil, false, nil, err
 	}
 	if sink == nil {
 		for p := 2; p <= last; p++ {
 			if len(pages[p]) > 0 && sameIDs(pages[p-1], pages[p]) {
-				return nil, false, fmt.Errorf("%w: page %d of records from %s to %s", ErrPageRepeated, p,
+				return nil, false, nil, fmt.Errorf("%w: page %d of records from %s to %s", ErrPageRepeated, p,
 					sp.after.Format(time.RFC3339Nano), sp.before.Format(time.RFC3339Nano))
 			}
 		}
 	}
-	return collect(pages), ok, nil
+	return collect(pages), ok, nil, nil
 }
 
 // collect joins pages.
@@ -176,8 +183,8 @@ func collect[T any](pages [][]T) []T {
 }
 
 // readPages reads pages of sp in flight (as many as get's slots allow),
-// handing each to emit, one at a time.
-func readPages[T synced](ctx context.Context, sp span, pages []int, first []T, margin time.Duration, get pageGetter[T], emit func(int, []T)) error {
+// handing each to emit, one at a time, with whether it was full.
+func readPages[T synced](ctx context.Context, sp span, pages []int, first []T, margin time.Duration, get pageGetter[T], emit func(int, []T, bool)) error {
 	if len(pages) == 0 {
 		return nil
 	}
@@ -190,7 +197,7 @@ func readPages[T synced](ctx context.Context, sp span, pages []int, first []T, m
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			items, _, err := readPage(ctx, sp, p, first, margin, get)
+			items, full, err := readPage(ctx, sp, p, first, margin, get)
 			mu.Lock()
 			defer mu.Unlock()
 			if failed != nil {
@@ -201,60 +208,138 @@ func readPages[T synced](ctx context.Context, sp span, pages []int, first []T, m
 				cancel(err)
 				return
 			}
-			emit(p, items)
+			emit(p, items, full)
 		}()
 	}
 	wg.Wait()
 	return failed
 }
 
-// errTooManyPages is lastPage's error for a span of more than
-// maxSpanPages pages; bracket leaves such a span to slices when it is wide
-// enough to split.
+// errTooManyPages is lastPage's error for a span of more than a bracket's
+// pages: a part below the floor is cut (cut), the top left to slices.
 var errTooManyPages = errors.New("workforce: sync")
 
 // lastPage finds the first page of sp (whose first page, first, was full)
-// that is not full: it starts from an estimate of the span's pages
-// (estimatePages), steps on (1, 2, 4… pages) while pages come back full and
-// halves the gap to the first empty one, one read at a time. It answers the page and its
-// records, none when it was empty; the page before it was full when read.
-func lastPage[T synced](ctx context.Context, sp span, first []T, margin time.Duration, get pageGetter[T]) (int, []T, error) {
+// that is not full: it reads the page the IDs of first suggest
+// (estimatePages) and the pages on either side of it, at once; then, when
+// none of them is that page, it steps on (1, 2, 4… pages) while pages come
+// back full and halves the gap to the first empty one, one read at a time.
+// It answers the page and its records (none when it was empty), and the
+// records of the highest page it read full: when the page it answers is
+// empty, the page before it. Past b.pages pages it answers
+// errTooManyPages, with the records of the highest page it read full.
+func lastPage[T synced](ctx context.Context, sp span, first []T, b *syncBounds, get pageGetter[T]) (int, []T, []T, error) {
 	full, empty := 1, 0 // the highest page known full, the lowest known empty
-	for p, step := estimatePages(first), 1; ; {
-		if p > maxSpanPages {
-			return 0, nil, fmt.Errorf("%w: more than %d pages of records from %s to %s", errTooManyPages, maxSpanPages,
+	fullItems := first
+	guess := estimatePages(sp, first, b.pages)
+	probes := []int{guess - 1, guess, guess + 1}
+	for step := 1; ; {
+		probes = slices.DeleteFunc(probes, func(p int) bool { return p <= full || (empty > 0 && p >= empty) || p > b.pages })
+		if len(probes) == 0 { // full is page b.pages
+			return 0, nil, fullItems, fmt.Errorf("%w: more than %d pages of records from %s to %s", errTooManyPages, b.pages,
 				sp.after.Format(time.RFC3339Nano), sp.before.Format(time.RFC3339Nano))
 		}
-		items, more, err := readPage(ctx, sp, p, first, margin, get)
-		switch {
-		case err != nil:
-			return 0, nil, err
-		case more:
-			full = p
-		case len(items) > 0:
-			return p, items, nil
-		default:
-			empty = p
+		read := make(map[int][]T, len(probes))
+		more := make(map[int]bool, len(probes))
+		err := readPages(ctx, sp, probes, first, b.margin, get, func(p int, items []T, full bool) { read[p], more[p] = items, full })
+		if err != nil {
+			return 0, nil, nil, err
+		}
+		for _, p := range probes { // ascending
+			switch {
+			case more[p]:
+				full, fullItems = p, read[p]
+			case len(read[p]) > 0:
+				return p, read[p], fullItems, nil
+			case empty == 0 || p < empty:
+				empty = p
+			}
+		}
+		if empty <= full { // the span changed between two reads: search on
+			empty = 0
 		}
 		switch {
 		case empty == full+1:
-			return empty, nil, nil
+			return empty, nil, fullItems, nil
 		case empty == 0: // past the estimate: one page on, then twice the step
-			p, step = full+step, 2*step
+			probes, step = []int{full + step}, 2*step
 		default:
-			p = full + (empty-full)/2
+			probes = []int{full + (empty-full)/2}
 		}
 	}
 }
 
-// estimatePages estimates the pages of a span from its first page, first
-// (full, newest ID first), by its IDs: as many records as the page's
-// density of IDs implies below its top ID. At least 2.
-func estimatePages[T synced](first []T) int {
-	top, bottom := first[0].listID(), first[len(first)-1].listID()
-	if top <= bottom || bottom <= 0 {
-		return 2
+// estimatePages estimates the first page not full of sp from its first
+// page, first (full, newest ID first), by its IDs: as many records as the
+// page's density of IDs implies below its top ID. When the page's updates
+// lie within half the time from sp's bottom to the newest of them (IDs
+// growing with time: the page holds the newest records), by their density
+// in time too, whichever is fewer: a part cut from the window holds IDs
+// that do not start at 1. At least 2, at most most.
+func estimatePages[T synced](sp span, first []T, most int) int {
+	per := float64(len(first))
+	n := 2 * per
+	if top, bottom := first[0].listID(), first[len(first)-1].listID(); top > bottom && bottom > 0 {
+		n = per * float64(top) / float64(top-bottom+1)
 	}
-	n := float64(len(first)) * float64(top) / float64(top-bottom+1)
-	return int(min(max(math.Ceil(n/float64(len(first))), 2), maxSpanPages))
+	if old, young := oldest(first, time.Time{}), newest(first); !sp.after.IsZero() && young.After(old) && young.Sub(old) < young.Sub(sp.after)/2 {
+		n = min(n, 1+(per-1)*float64(young.Sub(sp.after))/float64(young.Sub(old)))
+	}
+	return int(min(max(math.Floor(n/per)+1, 2), float64(most)))
+}
+
+// newest returns the latest update among items (zero when there is none).
+func newest[T synced](items []T) time.Time {
+	var out time.Time
+	for _, it := range items {
+		if u := it.updated(); u.After(out) {
+			out = u
+		}
+	}
+	return out
+}
+
+// cut splits sp, a part below the floor of more pages than a bracket
+// reads, in two parts overlapping by a precision, by the updates of
+// sample: its first page, first, and deep, a page past the first b.pages
+// pages. When IDs grow with time (every update of first is newer than
+// every update of deep), the upper part is cut to hold most of the records
+// newer than deep's, three quarters of the way from first's oldest update
+// down to deep's newest: about b.pages×3/4 pages. Else the pages are
+// samples of its times, and it is cut at their median: each part holds
+// about half. The cut is two precisions below that time, so that records
+// sharing it (a pile) fall in the upper part only. When no sampled update cuts sp inside, sp is cut at its
+// middle; a part within four margins is not cut: it is an error, records
+// sharing a few precisions being too many to read.
+func cut[T synced](sp span, first, deep []T, b *syncBounds) []span {
+	inside := func(x time.Time) bool {
+		return (sp.after.IsZero() || x.After(sp.after)) && x.Add(b.precision).Before(sp.before)
+	}
+	var at time.Time
+	if old, young := oldest(first, time.Time{}), newest(deep); !young.IsZero() && old.After(young) {
+		at = young.Add(old.Sub(young) / 4)
+	} else if times := updates(append(slices.Clone(first), deep...)); len(times) > 0 {
+		at = times[len(times)/2]
+	}
+	x := at.Add(-twice(b.precision))
+	if !inside(x) && !sp.after.IsZero() {
+		x = sp.after.Add(sp.before.Sub(sp.after) / 2)
+	}
+	if !inside(x) || (!sp.after.IsZero() && sp.before.Sub(sp.after) <= 4*b.margin) {
+		return nil
+	}
+	return []span{{after: sp.after, before: x.Add(b.precision)}, {after: x, before: sp.before}}
+}
+
+// updates answers the updates of items, ascending, leaving out the zero
+// ones.
+func updates[T synced](items []T) []time.Time {
+	var out []time.Time
+	for _, it := range items {
+		if u := it.updated(); !u.IsZero() {
+			out = append(out, u)
+		}
+	}
+	slices.SortFunc(out, time.Time.Compare)
+	return out
 }

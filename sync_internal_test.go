@@ -120,7 +120,8 @@ func TestBracketNoticesASpanThatChanged(t *testing.T) {
 				for id := int64(n); id >= 1; id-- {
 					l.ids = append(l.ids, id)
 				}
-				items, ok, err := bracket(context.Background(), span{}, grows, time.Second, l.get, nil, nil)
+				b := &syncBounds{precision: time.Second, margin: time.Second, pages: maxSpanPages}
+				items, ok, _, err := bracket(context.Background(), span{}, grows, b, l.get, nil, nil)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -22,10 +22,66 @@ type SyncState struct {
 	from  time.Time // the watermark the sync began from
 	lower time.Time // the bottom of its window (zero: open)
 	floor time.Time // below it, no record could enter the window after the sync began
-	end   int       // the bracket's end below floor: a page number (0: not known)
-	m     int       // the records that page held when first read (0: empty)
-	pages []int     // the pages below floor read and yielded, ascending
-	below bool      // every record below floor was yielded
+	parts []part    // the parts below floor not yet read whole; none: every record below floor was yielded
+}
+
+// part is a part of the window below the floor, [after, before) (after
+// zero: open), read by one bracket, and that bracket's progress.
+type part struct {
+	after, before time.Time
+	end           int   // the bracket's end: a page number (0: not known)
+	m             int   // the records that page held when first read (0: empty)
+	pages         []int // the pages read and yielded, ascending
+	gone          bool  // read whole, or cut in parts (not kept)
+}
+
+// clone answers a copy of s that shares nothing with it, without the parts
+// that are gone.
+func (s SyncState) clone() SyncState {
+	out := s
+	out.parts = nil
+	for _, p := range s.parts {
+		if !p.gone {
+			p.pages = slices.Clone(p.pages)
+			out.parts = append(out.parts, p)
+		}
+	}
+	return out
+}
+
+// record records what the bracket of part i reported: the end it found,
+// that it read the part whole (read), that the part changed and is read
+// again by slices, whose progress is not kept (fell), or that it cut the
+// part in two (cut), which record appends, answering their indices.
+func (s *SyncState) record(i int, end *bracketStart, read, fell bool, cut []span) []int {
+	p := &s.parts[i]
+	switch {
+	case end != nil:
+		p.end, p.m, p.pages = end.end, end.m, nil
+	case read:
+		p.gone = true
+	case fell:
+		p.end, p.m, p.pages = 0, 0, nil
+	case cut != nil:
+		p.gone = true
+		var added []int
+		for _, sp := range cut {
+			added = append(added, len(s.parts))
+			s.parts = append(s.parts, part{after: sp.after, before: sp.before})
+		}
+		return added
+	}
+	return nil
+}
+
+// pageRead records that every record of page of part i was yielded, once
+// the end of its bracket is known.
+func (s *SyncState) pageRead(i, page int) {
+	if p := &s.parts[i]; p.end > 0 {
+		if at, found := slices.BinarySearch(p.pages, page); !found {
+			p.pages = slices.Insert(p.pages, at, page)
+		}
+	}
 }
 
 // ErrSyncState is answered by SyncState.UnmarshalText for a text that is
@@ -35,17 +91,22 @@ type SyncState struct {
 var ErrSyncState = errors.New("workforce: sync: not a sync state of this resource and watermark")
 
 // syncStatePrefix starts every encoded SyncState; its digit is the version.
-const syncStatePrefix = "wfsync1:"
+const syncStatePrefix = "wfsync2:"
 
 type syncStateJSON struct {
-	Kind  string    `json:"k"`
-	From  time.Time `json:"f"`
-	Lower time.Time `json:"l"`
-	Floor time.Time `json:"t"`
-	End   int       `json:"e,omitempty"`
-	M     int       `json:"m,omitempty"`
-	Pages []int     `json:"p,omitempty"`
-	Below bool      `json:"b,omitempty"`
+	Kind  string     `json:"k"`
+	From  time.Time  `json:"f"`
+	Lower time.Time  `json:"l"`
+	Floor time.Time  `json:"t"`
+	Parts []partJSON `json:"p,omitempty"`
+}
+
+type partJSON struct {
+	After  time.Time `json:"a"`
+	Before time.Time `json:"b"`
+	End    int       `json:"e,omitempty"`
+	M      int       `json:"m,omitempty"`
+	Pages  []int     `json:"p,omitempty"`
 }
 
 // IsZero reports whether s holds no progress.
@@ -57,8 +118,13 @@ func (s SyncState) MarshalText() ([]byte, error) {
 	if s.IsZero() {
 		return []byte{}, nil
 	}
-	body, err := json.Marshal(syncStateJSON{Kind: s.kind, From: s.from, Lower: s.lower, Floor: s.floor,
-		End: s.end, M: s.m, Pages: s.pages, Below: s.below})
+	j := syncStateJSON{Kind: s.kind, From: s.from, Lower: s.lower, Floor: s.floor}
+	for _, p := range s.parts {
+		if !p.gone {
+			j.Parts = append(j.Parts, partJSON{After: p.after, Before: p.before, End: p.end, M: p.m, Pages: p.pages})
+		}
+	}
+	body, err := json.Marshal(j)
 	if err != nil {
 		return nil, err
 	}
@@ -77,7 +143,7 @@ func (s *SyncState) UnmarshalText(text []byte) error {
 	bad := func(why string) error { return fmt.Errorf("%w: %s", ErrSyncState, why) }
 	rest, ok := bytes.CutPrefix(text, []byte(syncStatePrefix))
 	if !ok {
-		return bad("not a sync state of version 1")
+		return bad("not a sync state of version 2")
 	}
 	enc, sum, ok := bytes.Cut(rest, []byte("."))
 	if !ok {
@@ -101,15 +167,18 @@ func (s *SyncState) UnmarshalText(text []byte) error {
 	default:
 		return bad("unknown resource")
 	}
-	if j.End < 0 || j.End > maxSpanPages || j.M < 0 || j.M >= MaxPerPage || j.Floor.IsZero() ||
-		(!j.Lower.IsZero() && !j.Lower.Before(j.Floor)) || !slices.IsSorted(j.Pages) {
+	if j.Floor.IsZero() || (!j.Lower.IsZero() && !j.Lower.Before(j.Floor)) || len(j.Parts) > maxSpanPages {
 		return bad("inconsistent")
 	}
-	for _, p := range j.Pages {
-		if p < 1 || p > j.End {
+	parts := make([]part, 0, len(j.Parts))
+	for _, p := range j.Parts {
+		if p.End < 0 || p.End > maxSpanPages || p.M < 0 || p.M >= MaxPerPage || p.Before.IsZero() || p.Before.After(j.Floor) ||
+			(!p.After.IsZero() && !p.After.Before(p.Before)) || p.After.Before(j.Lower) || !slices.IsSorted(p.Pages) ||
+			(len(p.Pages) > 0 && (p.Pages[0] < 1 || p.Pages[len(p.Pages)-1] > p.End)) {
 			return bad("inconsistent")
 		}
+		parts = append(parts, part{after: p.After, before: p.Before, end: p.End, m: p.M, pages: p.Pages})
 	}
-	*s = SyncState{kind: j.Kind, from: j.From, lower: j.Lower, floor: j.Floor, end: j.End, m: j.M, pages: j.Pages, below: j.Below}
+	*s = SyncState{kind: j.Kind, from: j.From, lower: j.Lower, floor: j.Floor, parts: parts}
 	return nil
 }

@@ -173,8 +173,12 @@ func syncOnce(t *testing.T, c *workforce.Client, wm *time.Time, opts *workforce.
 
 func TestSyncSkipsNothingWhileJobsChange(t *testing.T) {
 	t.Parallel()
-	for _, inclusive := range []bool{false, true} {
-		t.Run(fmt.Sprintf("inclusive upper bound %v", inclusive), func(t *testing.T) {
+	for _, tc := range []struct {
+		inclusive bool
+		parts     int // the most pages of a part (0: the default): a multi-part sync
+	}{{false, 0}, {true, 0}, {false, 10}, {true, 10}} {
+		inclusive := tc.inclusive
+		t.Run(fmt.Sprintf("inclusive upper bound %v, parts of %d pages", inclusive, tc.parts), func(t *testing.T) {
 			t.Parallel()
 			s, srv := newChangingStore(t)
 			s.inclusive = inclusive
@@ -196,7 +200,11 @@ func TestSyncSkipsNothingWhileJobsChange(t *testing.T) {
 			}
 			c := s.client(t, srv.URL)
 			var wm time.Time
-			first := syncOnce(t, c, &wm, nil)
+			opts := &workforce.SyncOptions{}
+			if tc.parts > 0 {
+				workforce.SetSpanPagesForTest(opts, tc.parts)
+			}
+			first := syncOnce(t, c, &wm, opts)
 			require.False(t, wm.IsZero(), "the watermark advanced")
 
 			s.mu.Lock()
@@ -217,7 +225,7 @@ func TestSyncSkipsNothingWhileJobsChange(t *testing.T) {
 			}
 
 			// The next sync yields every Job changed since, and few others.
-			second := syncOnce(t, c, &wm, nil)
+			second := syncOnce(t, c, &wm, opts)
 			for id := range changed {
 				assert.Equal(t, 1, second[id], "job %d changed during the first sync", id)
 			}
@@ -732,7 +740,8 @@ func TestSyncAgainstAServerIgnoringPage(t *testing.T) {
 // 5,000 Jobs (100 pages) whose updates are spread evenly, piled up at now
 // (as SeedJobs and any bulk update leave them), changed in bulk in one
 // instant, or spread with IDs that do not grow with time: at most 1.1× the
-// pages the data fills, plus 10.
+// pages the data fills, plus 10; and again cut in parts of at most 40
+// pages, each read by its own bracket, every Job once.
 func TestSyncCostOnEveryDistribution(t *testing.T) {
 	t.Parallel()
 	const n = 5000
@@ -769,18 +778,31 @@ func TestSyncCostOnEveryDistribution(t *testing.T) {
 			}
 		},
 	} {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			s, srv := newChangingStore(t)
-			fill(s, rand.New(rand.NewPCG(7, 8)))
-			c := s.client(t, srv.URL)
-			var wm time.Time
-			got := syncOnce(t, c, &wm, &workforce.SyncOptions{Precision: time.Millisecond})
-			require.Len(t, got, n)
-			pages := (n + workforce.MaxPerPage - 1) / workforce.MaxPerPage
-			t.Logf("%s: %d requests for %d pages (%.2f×)", name, s.requests, pages, float64(s.requests)/float64(pages))
-			assert.LessOrEqual(t, s.requests, pages*11/10+10, "a full sync costs at most 1.1× the pages of its data, plus 10")
-		})
+		for _, parts := range []int{0, 40} {
+			t.Run(fmt.Sprintf("%s, parts of %d pages", name, parts), func(t *testing.T) {
+				t.Parallel()
+				s, srv := newChangingStore(t)
+				fill(s, rand.New(rand.NewPCG(7, 8)))
+				c := s.client(t, srv.URL)
+				var wm time.Time
+				opts := &workforce.SyncOptions{Precision: time.Millisecond}
+				if parts > 0 {
+					workforce.SetSpanPagesForTest(opts, parts)
+				}
+				got := syncOnce(t, c, &wm, opts)
+				require.Len(t, got, n)
+				for id, k := range got {
+					require.Equal(t, 1, k, "job %d yielded once", id)
+				}
+				pages := (n + workforce.MaxPerPage - 1) / workforce.MaxPerPage
+				t.Logf("%s, parts of %d pages: %d requests for %d pages (%.2f×)", name, parts, s.requests, pages, float64(s.requests)/float64(pages))
+				if parts == 0 {
+					assert.LessOrEqual(t, s.requests, pages*11/10+10, "a full sync costs at most 1.1× the pages of its data, plus 10")
+				} else { // a part costs a dozen requests more than its pages: nothing at 4,000 pages, much at 40
+					assert.LessOrEqual(t, s.requests, pages*16/10, "a full sync in parts of 40 pages")
+				}
+			})
+		}
 	}
 }
 
@@ -840,9 +862,10 @@ func TestSyncResumesAfterAFailure(t *testing.T) {
 	for _, tc := range []struct {
 		resource string
 		cut      bool
-	}{{"jobs", false}, {"jobs", true}, {"job_requests", false}, {"users", true}} {
+		parts    int // the most pages of a part (0: the default)
+	}{{"jobs", false, 0}, {"jobs", true, 0}, {"job_requests", false, 0}, {"users", true, 0}, {"jobs", false, 30}, {"jobs", true, 30}} {
 		resource, cut := tc.resource, tc.cut
-		t.Run(fmt.Sprintf("%s, cut connection %v", resource, cut), func(t *testing.T) {
+		t.Run(fmt.Sprintf("%s, cut connection %v, parts of %d pages", resource, cut, tc.parts), func(t *testing.T) {
 			t.Parallel()
 			const n = 5000
 			s, srv := newChangingStore(t)
@@ -855,7 +878,11 @@ func TestSyncResumesAfterAFailure(t *testing.T) {
 			var st workforce.SyncState
 			first := map[int64]int{}
 			var failed error
-			for id, err := range syncOf(c, resource, &wm, &workforce.SyncOptions{Progress: &st}) {
+			opts := &workforce.SyncOptions{Progress: &st}
+			if tc.parts > 0 {
+				workforce.SetSpanPagesForTest(opts, tc.parts)
+			}
+			for id, err := range syncOf(c, resource, &wm, opts) {
 				if err != nil {
 					failed = err
 					continue
@@ -874,7 +901,8 @@ func TestSyncResumesAfterAFailure(t *testing.T) {
 			var again workforce.SyncState
 			require.NoError(t, again.UnmarshalText(text))
 			second := map[int64]int{}
-			for id, err := range syncOf(c, resource, &wm, &workforce.SyncOptions{Progress: &again}) {
+			opts.Progress = &again
+			for id, err := range syncOf(c, resource, &wm, opts) {
 				require.NoError(t, err)
 				second[id]++
 			}
@@ -888,7 +916,11 @@ func TestSyncResumesAfterAFailure(t *testing.T) {
 			pages := n / workforce.MaxPerPage
 			t.Logf("%d yielded before the failure, %d after, in %d requests", len(first), len(second), s.requests)
 			assert.Greater(t, len(first), 1000, "the first sync got far")
-			assert.LessOrEqual(t, s.requests, pages-len(first)/workforce.MaxPerPage+10, "the resumed sync reads only what is left")
+			extra := 10
+			if tc.parts > 0 { // the end of each part begun, and the discovery of each part not begun
+				extra = 20
+			}
+			assert.LessOrEqual(t, s.requests, pages-len(first)/workforce.MaxPerPage+extra, "the resumed sync reads only what is left")
 		})
 	}
 }
@@ -930,15 +962,15 @@ func TestSyncResumedAfterChangesSkipsNothing(t *testing.T) {
 	}
 }
 
-// A sync of each resource fails mid-way (the server answers 500 from a
-// request on) on data piled at a few instants (a bulk change of 1,500
+// A sync of each resource (and of Jobs in parts of 35 pages) fails mid-way
+// (the server answers 500 from a request on) on data piled at a few instants (a bulk change of 1,500
 // records in one millisecond, and 500 in the newest), while a writer
 // changes a record at every request, during the failed sync and the one
 // that resumes it: together with a last sync (which yields what changed
 // during the second) they skip no record, and no sync yields one twice.
 func TestSyncResumesOnPiledDataUnderWrites(t *testing.T) {
 	t.Parallel()
-	for _, resource := range []string{"jobs", "job_requests", "users"} {
+	for _, resource := range []string{"jobs", "job_requests", "users", "jobs in parts"} {
 		for _, failFrom := range []int{3, 20, 45} {
 			t.Run(fmt.Sprintf("%s, 500 from request %d", resource, failFrom), func(t *testing.T) {
 				t.Parallel()
@@ -955,9 +987,15 @@ func TestSyncResumesOnPiledDataUnderWrites(t *testing.T) {
 				c := s.client(t, srv.URL)
 				var wm time.Time
 				var st workforce.SyncState
+				opts := &workforce.SyncOptions{Progress: &st}
+				resource := resource
+				if resource == "jobs in parts" { // of at most 35 pages: the pile of 1,500 fits one
+					resource = "jobs"
+					workforce.SetSpanPagesForTest(opts, 35)
+				}
 				seen := map[int64]bool{}
 				var failed error
-				for id, err := range syncOf(c, resource, &wm, &workforce.SyncOptions{Progress: &st}) {
+				for id, err := range syncOf(c, resource, &wm, opts) {
 					if err != nil {
 						failed = err
 						continue
@@ -975,7 +1013,8 @@ func TestSyncResumesOnPiledDataUnderWrites(t *testing.T) {
 				s.failFrom = 0
 				s.mu.Unlock()
 				twice := map[int64]bool{}
-				for id, err := range syncOf(c, resource, &wm, &workforce.SyncOptions{Progress: &again}) {
+				opts.Progress = &again
+				for id, err := range syncOf(c, resource, &wm, opts) {
 					require.NoError(t, err)
 					assert.False(t, twice[id], "record %d yielded twice by one sync", id)
 					twice[id], seen[id] = true, true
@@ -1025,7 +1064,7 @@ func TestSyncStateRefusesCorruptAndForeignStates(t *testing.T) {
 		"garbage":       []byte("hello"),
 		"truncated":     text[:len(text)-3],
 		"flipped":       flipped,
-		"other version": append([]byte("wfsync2:"), text[len("wfsync1:"):]...),
+		"other version": append([]byte("wfsync1:"), text[len("wfsync2:"):]...), // a state of one bracket below the floor
 	} {
 		got := st
 		err := got.UnmarshalText(bad)
@@ -1050,63 +1089,43 @@ func TestSyncStateRefusesCorruptAndForeignStates(t *testing.T) {
 	assert.False(t, st.IsZero(), "the state is left as it was")
 }
 
-// spreadStore serves n Jobs, id i changed at base + i ms, nothing changing:
-// pages are computed, not searched, so that a sync of hundreds of
-// thousands costs little.
-type spreadStore struct {
-	n        int64
-	base     time.Time
-	requests atomic.Int64
-}
-
-func (s *spreadStore) serve(w http.ResponseWriter, r *http.Request) {
-	switch r.URL.Path {
-	case "/api_v2/authenticate":
-		fmt.Fprintf(w, `{"token": "tok-1", "expires_at": %q}`, time.Now().Add(24*time.Hour).UTC().Format(time.RFC3339))
-		return
-	case "/api_v2/info":
-		fmt.Fprintf(w, `{"utc_time_now": %q}`, time.Now().UTC().Format(time.RFC3339))
-		return
-	}
-	s.requests.Add(1)
-	q := r.URL.Query()
-	ceilMS := func(d time.Duration) int64 { return int64((d + time.Millisecond - 1) / time.Millisecond) }
-	lo, hi := int64(1), s.n // updated_after inclusive, updated_before exclusive
-	if after, err := time.Parse(time.RFC3339Nano, q.Get("updated_after")); err == nil {
-		lo = max(lo, ceilMS(after.Sub(s.base)))
-	}
-	if before, err := time.Parse(time.RFC3339Nano, q.Get("updated_before")); err == nil {
-		hi = min(hi, ceilMS(before.Sub(s.base))-1)
-	}
-	page, _ := strconv.Atoi(q.Get("page"))
-	var b strings.Builder
-	for id := hi - int64(max(page, 1)-1)*workforce.MaxPerPage; id >= lo && id > hi-int64(max(page, 1))*workforce.MaxPerPage; id-- {
-		if b.Len() > 0 {
-			b.WriteByte(',')
-		}
-		fmt.Fprintf(&b, `{"id": %d, "updated_at": %q}`, id, s.base.Add(time.Duration(id)*time.Millisecond).Format("2006-01-02T15:04:05.000Z07:00"))
-	}
-	fmt.Fprintf(w, `{"jobs": [%s]}`, b.String())
-}
-
-// A full sync of more than 4,000 pages (210,000 Jobs, changed over a few
-// minutes long ago) is not refused as a span too long to walk: the part
-// the bracket cannot bound is read by slices, every Job once (outside
-// attack 7, A7-1).
+// A full sync of more than 4,000 pages (210,000 Jobs, IDs growing with time
+// or not) is read in parts of at most 4,000 pages, each by a bracket
+// (outside attack 7, A7-1: it fell back to slices, 17,155 requests for
+// 4,200 pages): every Job once, at most 1.1× the pages plus 10.
+// TestSyncCostOnEveryDistribution cuts smaller parts on every distribution.
 func TestSyncOfMoreThanMaxSpanPages(t *testing.T) {
 	t.Parallel()
 	const n = 210000
-	s := &spreadStore{n: n, base: time.Now().UTC().Add(-72 * time.Hour).Truncate(time.Millisecond)}
-	srv := httptest.NewServer(http.HandlerFunc(s.serve))
-	t.Cleanup(srv.Close)
-	c := newKeyed(t, srv.URL, workforce.WithRetry(0, 0, 0))
-	var wm time.Time
-	got := syncOnce(t, c, &wm, nil)
-	assert.Len(t, got, n)
-	for id, k := range got {
-		if k != 1 || id < 1 || id > n {
-			t.Fatalf("job %d yielded %d times", id, k)
-		}
+	now := time.Now().UTC().Truncate(time.Millisecond)
+	for name, at := range map[string]func(id int64, rng *rand.Rand) time.Time{
+		"even": func(id int64, rng *rand.Rand) time.Time { // IDs growing with time, over three days
+			return now.Add(-72 * time.Hour).Add(time.Duration(id) * time.Second)
+		},
+		"ids not growing with time": func(id int64, rng *rand.Rand) time.Time {
+			return now.Add(-time.Duration(rng.Int64N(int64(365 * 24 * time.Hour))))
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			rng := rand.New(rand.NewPCG(9, 10))
+			updated := make(map[int64]time.Time, n)
+			for id := int64(1); id <= n; id++ {
+				updated[id] = at(id, rng).Truncate(time.Millisecond)
+			}
+			s := newSyncServerOf(t, updated, 0)
+			c := newKeyed(t, s.URL, workforce.WithRetry(0, 0, 0))
+			var wm time.Time
+			got := syncOnce(t, c, &wm, nil)
+			require.Len(t, got, n)
+			for id, k := range got {
+				if k != 1 {
+					t.Fatalf("job %d yielded %d times", id, k)
+				}
+			}
+			pages := n / workforce.MaxPerPage
+			t.Logf("%s: %d requests for %d pages (%.3f×)", name, s.requests.Load(), pages, float64(s.requests.Load())/float64(pages))
+			assert.LessOrEqual(t, s.requests.Load(), int64(pages*11/10+10), "a full sync costs at most 1.1× the pages of its data, plus 10")
+		})
 	}
-	t.Logf("%d requests for %d pages", s.requests.Load(), n/workforce.MaxPerPage)
 }
