@@ -6,6 +6,7 @@ import (
 
 	"github.com/workforce-marketplace/workforce-go/feed"
 	"github.com/workforce-marketplace/workforce-go/feed/feedtest"
+	"github.com/workforce-marketplace/workforce-go/feed/postgres"
 )
 
 // BenchmarkLatency measures webhook to handler on one instance, 1,000
@@ -24,11 +25,14 @@ func BenchmarkLatency(b *testing.B) {
 // BenchmarkThroughput measures the changes a feed hands over per second
 // (ingested, claimed, handled, acknowledged) beside the plain inserts per
 // second of the same rows into a table of the same database, one statement
-// each, from as many goroutines.
+// each, from as many goroutines, and the ingests written on a guessed
+// state (see Store.Update), and how many of those guesses were wrong.
 func BenchmarkThroughput(b *testing.B) {
 	const n, conc = 5000, 8
 	for range b.N {
-		rate := feedtest.Throughput(b, store(b, database(b)), n, conc)
+		s := store(b, database(b))
+		rate := feedtest.Throughput(b, s, n, conc)
+		guessed, wrong := postgres.GuessStats(s)
 		db := database(b)
 		ctx := context.Background()
 		if _, err := db.Exec(ctx, "CREATE TABLE raw (kind text, id bigint, seq bigint, data bytea, PRIMARY KEY (kind, id, seq))"); err != nil {
@@ -41,6 +45,8 @@ func BenchmarkThroughput(b *testing.B) {
 		b.ReportMetric(rate, "changes/s")
 		b.ReportMetric(base, "raw-inserts/s")
 		b.ReportMetric(rate/base, "ratio")
+		b.ReportMetric(float64(guessed), "guessed")
+		b.ReportMetric(float64(wrong), "wrong-guesses")
 	}
 }
 

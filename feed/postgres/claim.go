@@ -14,76 +14,6 @@ import (
 	"github.com/workforce-marketplace/workforce-go/feed"
 )
 
-// acknowledger deletes the acknowledged changes in batches, one statement
-// and one commit for all the acknowledgments that wait: a group commit.
-func (s *Store) acknowledger() {
-	for {
-		batch, ok := nextBatch(s.acks, s.stop)
-		if !ok {
-			return
-		}
-		s.ackBatch(batch)
-	}
-}
-
-// ackBatch deletes the changes of batch whose claims still hold them, and
-// answers each request. When an acknowledged change's resource has a next
-// change, or news came meanwhile, the next Claim asks the database.
-func (s *Store) ackBatch(batch []*ackReq) {
-	kinds, toks := make([]string, len(batch)), make([]string, len(batch))
-	ids, seqs := make([]int64, len(batch)), make([]int64, len(batch))
-	for i, r := range batch {
-		kinds[i], ids[i], seqs[i], toks[i] = string(r.c.Resource.Kind), r.c.Resource.ID, r.c.Seq, r.c.Token
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	s.mu.Lock()
-	news := s.news
-	s.mu.Unlock()
-	rows, err := s.pool.Query(ctx, `DELETE FROM workforce_feed_changes c
-		USING unnest($1::text[], $2::bigint[], $3::bigint[], $4::text[]) AS a(kind, id, seq, tok)
-		WHERE c.kind = a.kind AND c.id = a.id AND c.seq = a.seq AND c.lease_token = a.tok
-		RETURNING c.kind, c.id, c.seq,
-			EXISTS (SELECT 1 FROM workforce_feed_changes x WHERE x.kind = c.kind AND x.id = c.id AND x.seq > c.seq)`,
-		kinds, ids, seqs, toks)
-	deleted := map[claimKey]bool{}
-	more := false
-	if err == nil {
-		for rows.Next() {
-			var k claimKey
-			var kind string
-			var next bool
-			if err = rows.Scan(&kind, &k.r.ID, &k.seq, &next); err != nil {
-				break
-			}
-			k.r.Kind = feed.Kind(kind)
-			deleted[k] = true
-			more = more || next
-		}
-		rows.Close()
-		if err == nil {
-			err = rows.Err()
-		}
-	}
-	s.mu.Lock()
-	// A change queued after the statement's snapshot was announced after
-	// its commit, so after news was read.
-	if more || s.news != news || err != nil {
-		s.dirty = true
-	}
-	s.mu.Unlock()
-	for _, r := range batch {
-		switch {
-		case err != nil:
-			r.done <- fmt.Errorf("postgres: acknowledging: %w", err)
-		case deleted[claimKey{r.c.Resource, r.c.Seq}]:
-			r.done <- nil
-		default:
-			r.done <- lost(r.c)
-		}
-	}
-}
-
 // token answers a new random claim token.
 func token() string {
 	var b [12]byte
@@ -153,7 +83,7 @@ func (s *Store) Claim(ctx context.Context, n int, lease time.Duration) ([]feed.C
 		out[i] = p.c
 		s.claims[claimKey{p.c.Resource, p.c.Seq}] = p.c.Token
 	}
-	s.idle = n - len(out)
+	s.idle, s.workers = n-len(out), max(s.workers, n)
 	if ask && len(out)-len(fresh) == n-local {
 		s.dirty = true // the database may have more
 	}
@@ -274,11 +204,13 @@ func lost(c feed.Claim) error {
 	return fmt.Errorf("%w: %s %d #%d", feed.ErrLeaseLost, c.Resource.Kind, c.Resource.ID, c.Seq)
 }
 
-// forget drops what the Store keeps of c, and tells whether c was
-// acknowledged in a handler's transaction.
+// forget drops what the Store keeps of c, counts the worker that handled
+// it idle again, and tells whether c was acknowledged in a handler's
+// transaction.
 func (s *Store) forget(c feed.Claim) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.idle = min(s.idle+1, s.workers)
 	k := claimKey{c.Resource, c.Seq}
 	if s.claims[k] == c.Token {
 		delete(s.claims, k)
@@ -291,7 +223,8 @@ func (s *Store) forget(c feed.Claim) bool {
 func (k claimKey) String() string { return fmt.Sprintf("/%s/%d/%d", k.r.Kind, k.r.ID, k.seq) }
 
 // Ack implements feed.Store. Acknowledgments that arrive together are
-// deleted by one statement, in one commit.
+// deleted together, in the writer's next cycle (see Update): in one
+// round trip and one commit with the updates of that cycle.
 func (s *Store) Ack(ctx context.Context, c feed.Claim) error {
 	if s.forget(c) {
 		return nil // acknowledged in the handler's transaction
@@ -307,7 +240,7 @@ func (s *Store) Ack(ctx context.Context, c feed.Claim) error {
 	select {
 	case err := <-r.done:
 		return err
-	case <-s.done: // closed: the acknowledger is gone
+	case <-s.done: // closed: the writer is gone
 		return answered(r.done)
 	case <-ctx.Done(): // the batch may still delete it: then it is not handed over again
 		return ctx.Err()

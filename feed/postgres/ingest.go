@@ -14,15 +14,31 @@ import (
 	"github.com/workforce-marketplace/workforce-go/feed"
 )
 
-// Update implements feed.Store. Updates that arrive together are made
-// together by one of a few writers, each batch in two round trips and one
-// commit (a group commit: one wait for the disk for all): the records are
-// read, fn runs for each update in arrival order, and the new records and
-// the queued changes are written in one statement, each record only if
-// its version is still the one read. An update whose record changed
-// meanwhile (another instance wrote it) is made again from the new
-// record; after a few such losses it is made under a row lock. An update
-// that changes nothing writes nothing.
+// Update implements feed.Store. Updates and acknowledgments that arrive
+// together are made together by the Store's writer, in cycles of one
+// round trip and one commit (a group commit: one wait for the disk for
+// all): each cycle writes the updates whose records the cycle before read,
+// deletes the acknowledged changes, commits, and then reads the records
+// of the updates that arrived meanwhile, for the next cycle. fn runs for
+// each update in arrival order, on the record the one before it left; a
+// record is written only if its version is still the one read. An update
+// whose record changed meanwhile (another instance wrote it) is made again
+// from the new record; after a few such losses it is made under a row
+// lock. An update that changes nothing writes nothing.
+//
+// Most updates are written without a read, in their first cycle: those of
+// a resource this Store never saw are made on no record (no row, which
+// the statement's insert checks), those of one it wrote or read last on
+// the record it wrote or read (whose version the statement checks). A
+// guess no longer right loses its write, as a race lost, and the update
+// is read and made again: fn may run on a guess and then on the record,
+// and an error of fn is answered only if the guess held. So the first
+// update of each resource after a restart, and of one another instance
+// wrote meanwhile, costs a cycle more than before (three, not two); and
+// while more than one in five guesses that a resource never seen has no
+// row are wrong, there are none: such resources are read first. What is
+// kept is bounded (16,384 resources, 8 MiB of records: past either, it
+// is forgotten).
 //
 // When a resource had no change queued, its first new change is leased to
 // this Store at once, while a Feed claims from it with workers to spare:
@@ -39,7 +55,7 @@ func (s *Store) Update(ctx context.Context, r feed.Resource, fn func([]byte) ([]
 	select {
 	case err := <-req.done:
 		return err
-	case <-s.done: // closed: the writers are gone
+	case <-s.done: // closed: the writer is gone
 		return answered(req.done)
 	case <-ctx.Done(): // the batch may still commit it: the copy is then kept
 		return ctx.Err()
@@ -48,54 +64,55 @@ func (s *Store) Update(ctx context.Context, r feed.Resource, fn func([]byte) ([]
 
 // updateReq is one Update waiting for its batch.
 type updateReq struct {
-	r    feed.Resource
-	fn   func([]byte) ([]byte, []feed.Queued, error)
-	done chan error
-	err  error // fn's
+	r     feed.Resource
+	fn    func([]byte) ([]byte, []feed.Queued, error)
+	done  chan error
+	err   error // fn's
+	state *resourceState
+	tries int  // writes lost to another instance's
+	read  bool // its write lost: read first, not guessed
 }
 
-// writers is how many batches of updates may be under way at once.
+// writers is how many cycles of updates and acknowledgments may be under
+// way at once.
 const writers = 2
 
-// optimisticTries is how many times a batch's updates are tried against
-// the versions read before the rest are made under row locks.
+// optimisticTries is how many times an update is tried against the
+// version read before it is made under a row lock.
 const optimisticTries = 3
 
-// nextBatch waits for a request on ch, then takes those already waiting,
-// up to maxBatch; ok is false when stop closes first.
-func nextBatch[T any](ch <-chan T, stop <-chan struct{}) (batch []T, ok bool) {
-	select {
-	case r := <-ch:
-		batch = append(batch, r)
-	case <-stop:
-		return nil, false
-	}
+// take appends to batch the requests waiting on ch, up to maxBatch.
+func take[T any](ch <-chan T, batch []T) []T {
 	for len(batch) < maxBatch {
 		select {
 		case r := <-ch:
 			batch = append(batch, r)
 		default:
-			return batch, true
+			return batch
 		}
 	}
-	return batch, true
+	return batch
 }
 
-// writer makes the waiting updates in batches until the store closes.
+// writer makes the waiting updates and acknowledgments, a cycle at a time,
+// until the store closes. Between cycles it waits only when it has nothing
+// to do.
 func (s *Store) writer() {
+	var ready, unread []*updateReq // records read, to write; records to read
+	var acks []*ackReq
 	for {
-		batch, ok := nextBatch(s.updates, s.stop)
-		if !ok {
-			return
-		}
-		err := s.updateBatch(batch)
-		for _, r := range batch {
-			if err != nil {
-				r.done <- fmt.Errorf("postgres: %w", err)
-			} else {
-				r.done <- r.err
+		if len(ready)+len(unread)+len(acks) == 0 {
+			select {
+			case r := <-s.updates:
+				unread = append(unread, r)
+			case a := <-s.acks:
+				acks = append(acks, a)
+			case <-s.stop:
+				return
 			}
 		}
+		unread, acks = take(s.updates, unread), take(s.acks, acks)
+		ready, unread, acks = s.cycle(ready, unread, acks)
 	}
 }
 
@@ -105,43 +122,12 @@ func retryable(err error) bool {
 	return errors.As(err, &pgErr) && (pgErr.Code == "40P01" || pgErr.Code == "40001")
 }
 
-// updateBatch makes a batch of updates: against the versions read, again
-// for those that lost a race, and under row locks after optimisticTries.
-// An error of fn fails only its update (kept in its err); any other fails
-// the batch.
-func (s *Store) updateBatch(batch []*updateReq) error {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	todo := batch
-	for try := 0; len(todo) > 0; try++ {
-		if try >= optimisticTries {
-			var err error
-			for range 3 { // a deadlock or a serialization failure: again
-				if err = s.lockedBatch(ctx, todo); !retryable(err) {
-					break
-				}
-			}
-			return err
-		}
-		next, err := s.tryBatch(ctx, todo)
-		switch {
-		case retryable(err):
-			continue // the whole batch again
-		case err != nil:
-			return err
-		}
-		todo = next
-	}
-	return nil
-}
-
-// resourceState is what a batch knows of one resource.
+// resourceState is what a cycle knows of one resource.
 type resourceState struct {
 	version int64 // -1: no row
 	record  []byte
 	pending bool // a change of it was queued and not acknowledged
-	changed bool // the batch writes it
-	queue   []feed.Queued
+	guess   bool // from known, not read
 }
 
 // sortedResources answers the resources of batch, each once, in (kind,
@@ -157,280 +143,169 @@ func sortedResources(batch []*updateReq) []feed.Resource {
 	return slices.Compact(rs)
 }
 
-// tryBatch reads the records of batch's resources, runs each update's fn
-// on the record the one before it left, and writes the records that
-// changed (with the changes they queue) in one statement, each only if
-// its version is still the one read. It answers the updates whose record
-// had changed meanwhile, to be made again.
-func (s *Store) tryBatch(ctx context.Context, batch []*updateReq) ([]*updateReq, error) {
-	rs := sortedResources(batch)
-	kinds, ids := make([]string, len(rs)), make([]int64, len(rs))
-	for i, r := range rs {
-		kinds[i], ids[i] = string(r.Kind), r.ID
-	}
-	states := make(map[feed.Resource]*resourceState, len(rs))
-	rows, err := s.pool.Query(ctx, `
-		SELECT w.kind, w.id, coalesce(r.version, -1), r.record,
-			EXISTS (SELECT 1 FROM workforce_feed_changes c WHERE c.kind = w.kind AND c.id = w.id)
-		FROM unnest($1::text[], $2::bigint[]) AS w(kind, id)
-		LEFT JOIN workforce_feed_resources r ON r.kind = w.kind AND r.id = w.id`, kinds, ids)
-	if err != nil {
-		return nil, err
-	}
-	for rows.Next() {
-		var r feed.Resource
-		var kind string
-		st := &resourceState{}
-		if err := rows.Scan(&kind, &r.ID, &st.version, &st.record, &st.pending); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		r.Kind = feed.Kind(kind)
-		if len(st.record) == 0 {
-			st.record = nil // none, or the empty one lockedBatch makes
-		}
-		states[r] = st
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	// Each update in arrival order, on the record the one before left.
-	for _, r := range batch {
-		st := states[r.r]
-		next, queue, err := r.fn(st.record)
-		r.err = err
-		if err != nil {
-			continue
-		}
-		if next != nil {
-			st.record, st.changed = next, true
-		}
-		if len(queue) > 0 {
-			st.queue, st.changed = append(st.queue, queue...), true
-		}
-	}
-	// The writes, and which first changes to lease to this Store.
-	var w struct {
-		kinds   []string
-		ids     []int64
-		version []int64
-		records [][]byte
-	}
-	var c struct {
-		kinds []string
-		ids   []int64
-		seqs  []int64
-		data  [][]byte
-		lease []bool
-	}
-	tok := token()
-	lease, budget := s.reserve()
-	heads := 0
-	for _, r := range rs {
-		st := states[r]
-		if !st.changed {
-			continue
-		}
-		rec := st.record
-		if rec == nil {
-			rec = []byte{}
-		}
-		w.kinds, w.ids, w.version, w.records = append(w.kinds, string(r.Kind)), append(w.ids, r.ID), append(w.version, st.version), append(w.records, rec)
-		for i, q := range st.queue {
-			head := i == 0 && !st.pending && heads < budget
-			if head {
-				heads++
-			}
-			c.kinds, c.ids, c.seqs, c.data, c.lease = append(c.kinds, string(r.Kind)), append(c.ids, r.ID), append(c.seqs, q.Seq), append(c.data, q.Data), append(c.lease, head)
-		}
-	}
-	s.unreserve(budget - heads)
-	if len(w.kinds) == 0 {
-		return nil, nil // nothing to write: every update was made on what was read
-	}
-	// A change leased here waits up to a quarter of its lease for a Claim
-	// (older, the Claim renews it), and its Feed counts the lease from the
-	// Claim: leased for a quarter more, it has at least a whole lease left
-	// then, as a change the Claim leases itself.
-	sent := time.Now()
-	rows, err = s.pool.Query(ctx, `
-		WITH w AS (
-			SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::bytea[]) AS w(kind, id, version, record)
-		), ins AS (
-			INSERT INTO workforce_feed_resources (kind, id, record, version)
-			SELECT kind, id, record, 1 FROM w WHERE version < 0
-			ON CONFLICT (kind, id) DO NOTHING
-			RETURNING kind, id
-		), upd AS (
-			UPDATE workforce_feed_resources r SET record = w.record, version = r.version + 1
-			FROM w WHERE w.version >= 0 AND r.kind = w.kind AND r.id = w.id AND r.version = w.version
-			RETURNING r.kind, r.id
-		), ok AS (
-			SELECT kind, id FROM ins UNION ALL SELECT kind, id FROM upd
-		), q AS (
-			INSERT INTO workforce_feed_changes (kind, id, seq, data, attempts, lease_token, lease_until)
-			SELECT c.kind, c.id, c.seq, c.data, CASE WHEN c.lease THEN 1 ELSE 0 END,
-				CASE WHEN c.lease THEN $10 END, CASE WHEN c.lease THEN now() + $11 * interval '1 microsecond' END
-			FROM unnest($5::text[], $6::bigint[], $7::bigint[], $8::bytea[], $9::bool[]) AS c(kind, id, seq, data, lease)
-			WHERE (c.kind, c.id) IN (SELECT kind, id FROM ok)
-			RETURNING kind, id, seq, n, lease_token IS NOT NULL AS leased
-		)
-		SELECT kind, id, 0::bigint, 0::bigint, false FROM ok
-		UNION ALL SELECT kind, id, seq, n, true FROM q WHERE leased`,
-		w.kinds, w.ids, w.version, w.records, c.kinds, c.ids, c.seqs, c.data, c.lease, tok, (lease + lease/4).Microseconds())
-	if err != nil {
-		s.unreserve(heads)
-		return nil, err
-	}
-	written := map[feed.Resource]bool{}
-	var leased []prefetched
-	for rows.Next() {
-		var r feed.Resource
-		var kind string
-		var seq, n int64
-		var isChange bool
-		if err := rows.Scan(&kind, &r.ID, &seq, &n, &isChange); err != nil {
-			rows.Close()
-			s.unreserve(heads)
-			return nil, err
-		}
-		r.Kind = feed.Kind(kind)
-		if !isChange {
-			written[r] = true
-			continue
-		}
-		leased = append(leased, prefetched{c: feed.Claim{Resource: r, Seq: seq, Attempt: 1, Token: tok}, n: n, at: sent})
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		// The outcome is unknown: changes leased here, if they were, come
-		// back to every instance when the lease ends.
-		s.unreserve(heads)
-		return nil, err
-	}
-	// The data of the leased changes, and what is left to do.
-	data := make(map[claimKey][]byte, len(leased))
-	unleased := false
-	for i := range c.kinds {
-		r := feed.Resource{Kind: feed.Kind(c.kinds[i]), ID: c.ids[i]}
-		if !written[r] {
-			continue
-		}
-		if c.lease[i] {
-			data[claimKey{r, c.seqs[i]}] = c.data[i]
-		} else {
-			unleased = true
-		}
-	}
-	for i := range leased {
-		leased[i].c.Data = data[claimKey{leased[i].c.Resource, leased[i].c.Seq}]
-	}
-	s.prefetch(leased, heads)
-	if unleased {
-		s.changed()
-	}
-	var again []*updateReq
-	for _, r := range batch {
-		if st := states[r.r]; st.changed && !written[r.r] {
-			r.err = nil
-			again = append(again, r)
-		}
-	}
-	return again, nil
-}
-
-// lockedBatch makes a batch of updates in one transaction that locks the
-// batch's resource rows (created when missing) in (kind, id) order, so
-// that two batches never wait for each other in a cycle. The changes it
-// queues are claimable by every instance.
-func (s *Store) lockedBatch(ctx context.Context, batch []*updateReq) error {
-	conn, err := s.pool.Acquire(ctx)
-	if err != nil {
-		return err
-	}
-	defer conn.Release()
-	done := false
-	defer func() {
-		if !done { // end the transaction (a broken connection ends it too)
-			_, _ = conn.Exec(ctx, "ROLLBACK")
-		}
-	}()
-	rs := sortedResources(batch)
-	kinds, ids := make([]string, len(rs)), make([]int64, len(rs))
-	for i, r := range rs {
-		kinds[i], ids[i] = string(r.Kind), r.ID
-	}
+// cycle makes one cycle of the writer: the updates of ready (their
+// records read) that lost too many races are made under row locks; then,
+// in one round trip, the others are written and acks deleted in one
+// transaction, and after its commit the records of unread are read. It
+// answers the requests it settled, and answers what is left: the updates
+// read (the next cycle's ready), those to read again, the acknowledgments
+// to make again (after a deadlock).
+func (s *Store) cycle(ready, unread []*updateReq, acks []*ackReq) (nextReady, nextUnread []*updateReq, nextAcks []*ackReq) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	ready, unread = s.guess(ready, unread)
+	ready = s.lockedUpdates(ctx, ready)
 	b := &pgx.Batch{}
-	b.Queue("BEGIN")
-	b.Queue(`INSERT INTO workforce_feed_resources (kind, id, record, version)
-		SELECT kind, id, '', 0 FROM unnest($1::text[], $2::bigint[]) AS r(kind, id) ORDER BY kind, id
-		ON CONFLICT (kind, id) DO UPDATE SET version = workforce_feed_resources.version + 1
-		RETURNING kind, id, record`, kinds, ids)
-	br := conn.SendBatch(ctx, b)
-	records := make(map[feed.Resource][]byte, len(rs))
-	_, err = br.Exec()
-	if err == nil {
-		var rows pgx.Rows
-		if rows, err = br.Query(); err == nil {
-			for rows.Next() {
-				var r feed.Resource
-				var kind string
-				var rec []byte
-				if err = rows.Scan(&kind, &r.ID, &rec); err != nil {
-					break
-				}
-				r.Kind = feed.Kind(kind)
-				if len(rec) > 0 {
-					records[r] = rec
-				}
-			}
-			rows.Close()
-			if err == nil {
-				err = rows.Err()
-			}
-		}
+	var w *write
+	if len(ready) > 0 {
+		w = s.prepare(ready)
 	}
-	if cerr := br.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return err
-	}
-	changed := map[feed.Resource]bool{}
-	var cKinds []string
-	var cIDs, cSeqs []int64
-	var data [][]byte
-	for _, r := range batch {
-		next, queue, err := r.fn(records[r.r])
-		r.err = err
-		if err != nil {
-			continue
+	writes := w != nil && w.args != nil
+	if writes || len(acks) > 0 {
+		b.Queue("BEGIN")
+		if writes {
+			w.queue(b)
 		}
-		if next != nil {
-			records[r.r], changed[r.r] = next, true
+		// Each answers whether a later change is queued, and the version
+		// of its resource if no other change is.
+		for _, a := range acks {
+			b.Queue(`DELETE FROM workforce_feed_changes c
+				WHERE kind = $1 AND id = $2 AND seq = $3 AND lease_token = $4
+				RETURNING EXISTS (SELECT 1 FROM workforce_feed_changes x WHERE x.kind = c.kind AND x.id = c.id AND x.seq > c.seq),
+					(SELECT r.version FROM workforce_feed_resources r WHERE r.kind = c.kind AND r.id = c.id
+						AND NOT EXISTS (SELECT 1 FROM workforce_feed_changes x WHERE x.kind = c.kind AND x.id = c.id AND x.seq <> c.seq))`,
+				string(a.c.Resource.Kind), a.c.Resource.ID, a.c.Seq, a.c.Token)
 		}
-		for _, q := range queue {
-			cKinds, cIDs, cSeqs, data = append(cKinds, string(r.r.Kind)), append(cIDs, r.r.ID), append(cSeqs, q.Seq), append(data, q.Data)
-		}
+		b.Queue("COMMIT")
 	}
-	b = &pgx.Batch{}
+	// One statement a record: each has the same plan whatever its
+	// arguments, made once per connection, where one statement over arrays
+	// of keys was planned again at every call, which cost more than the
+	// reads.
+	rs := sortedResources(unread)
 	for _, r := range rs {
-		if changed[r] {
-			b.Queue("UPDATE workforce_feed_resources SET record = $3 WHERE kind = $1 AND id = $2", string(r.Kind), r.ID, records[r])
+		b.Queue(`SELECT r.version, r.record, EXISTS (SELECT 1 FROM workforce_feed_changes c WHERE c.kind = $1 AND c.id = $2)
+			FROM (SELECT) AS one LEFT JOIN workforce_feed_resources r ON r.kind = $1 AND r.id = $2`, string(r.Kind), r.ID)
+	}
+	s.mu.Lock()
+	news := s.news
+	s.mu.Unlock()
+	deleted, more := make([]bool, len(acks)), false
+	idle := make([]*int64, len(acks)) // the version at which a resource had no change left
+	states := make(map[feed.Resource]*resourceState, len(rs))
+	err := func() error {
+		br := s.pool.SendBatch(ctx, b)
+		defer br.Close()
+		if writes || len(acks) > 0 {
+			if _, err := br.Exec(); err != nil { // BEGIN
+				return err
+			}
+			if writes {
+				if err := w.results(br); err != nil {
+					return err
+				}
+			}
+			for i := range acks {
+				var next bool
+				switch err := br.QueryRow().Scan(&next, &idle[i]); {
+				case errors.Is(err, pgx.ErrNoRows): // another claim holds it
+				case err != nil:
+					return err
+				default:
+					deleted[i], more = true, more || next
+				}
+			}
+			if _, err := br.Exec(); err != nil { // COMMIT
+				return err
+			}
+		}
+		for _, r := range rs {
+			st := &resourceState{}
+			var version *int64
+			if err := br.QueryRow().Scan(&version, &st.record, &st.pending); err != nil {
+				return err
+			}
+			st.version = -1
+			if version != nil {
+				st.version = *version
+			}
+			if len(st.record) == 0 {
+				st.record = nil // none, or the empty one lockedBatch makes
+			}
+			states[r] = st
+		}
+		return nil
+	}()
+	if w != nil {
+		w.done(err == nil)
+	}
+	if err == nil {
+		for r, st := range states {
+			s.known.learn(r, st, true)
+		}
+		for i, a := range acks {
+			if deleted[i] && idle[i] != nil {
+				s.known.idle(a.c.Resource, *idle[i])
+			}
 		}
 	}
-	if len(data) > 0 {
-		b.Queue(`INSERT INTO workforce_feed_changes (kind, id, seq, data)
-			SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::bytea[])`, cKinds, cIDs, cSeqs, data)
+	if len(acks) > 0 {
+		s.mu.Lock()
+		// A change queued after the statement's snapshot was announced after
+		// its commit, so after news was read.
+		if more || s.news != news || err != nil {
+			s.dirty = true
+		}
+		s.mu.Unlock()
 	}
-	b.Queue("COMMIT")
-	if err := conn.SendBatch(ctx, b).Close(); err != nil {
-		return err
+	switch {
+	case retryable(err): // a deadlock: nothing was made, all again
+		for _, r := range ready {
+			r.tries++
+			r.err = nil
+		}
+		return nil, append(ready, unread...), acks
+	case err != nil:
+		err = fmt.Errorf("postgres: %w", err)
+		for _, r := range append(ready, unread...) {
+			r.done <- err
+		}
+		for _, a := range acks {
+			a.done <- err
+		}
+		return nil, nil, nil
 	}
-	done = true
-	if len(data) > 0 {
-		s.changed()
+	for i, a := range acks {
+		if deleted[i] {
+			a.done <- nil
+		} else {
+			a.done <- lost(a.c)
+		}
 	}
-	return nil
+	// The updates whose write lost a race are read again, and with them the
+	// later updates of their resources, so that each resource's updates are
+	// made in arrival order (fn again, on what is read: an error of fn on a
+	// wrong guess is not answered). A lost guess is no race lost.
+	again := map[feed.Resource]bool{}
+	for _, r := range ready {
+		if w != nil && w.lost[r.r] {
+			if w.guessed[r.r] == nil {
+				r.tries++
+			}
+			r.err, r.read = nil, true
+			again[r.r] = true
+			nextUnread = append(nextUnread, r)
+		} else {
+			r.done <- r.err
+		}
+	}
+	for _, r := range unread {
+		if again[r.r] {
+			nextUnread = append(nextUnread, r)
+		} else {
+			r.state = states[r.r]
+			nextReady = append(nextReady, r)
+		}
+	}
+	return nextReady, nextUnread, nil
 }

@@ -73,15 +73,18 @@ type Store struct {
 	// oldest first, for the next Claim to hand over.
 	local    []prefetched
 	reserved int           // leases of that kind in writes under way
-	idle     int           // workers the last Claim found idle: n less what it answered
+	idle     int           // workers idle: n less what the last Claim answered, plus a worker for each Ack and Release since
+	workers  int           // the most workers a Claim asked for: idle's bound
 	lease    time.Duration // the lease of the last Claim
 	claimed  time.Time     // when the last Claim was called
 	queried  time.Time     // when a Claim last asked the database
 	dirty    bool          // changes may have become claimable since then
 	news     int64         // notifications and unleased ingests seen, ever
 
-	updates chan *updateReq // to the writers, which make them in batches
-	acks    chan *ackReq    // to the acknowledger, which deletes them in batches
+	known known // what the writers last wrote or read of each resource
+
+	updates chan *updateReq // to the writer, which makes them in batches
+	acks    chan *ackReq    // to the writer too
 	notify  chan struct{}   // to the notifier: changes were queued
 	stop    chan struct{}
 	done    chan struct{}
@@ -141,7 +144,7 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 }
 
 // MinConns is the connections a Store's pool needs beside one for each of
-// its Feed's workers: its writers, acknowledger, claims, notifier and
+// its Feed's workers: its writer, claims, notifier and
 // Wake's listener hold up to this many at once, and a TxHandler holds one
 // for the whole of its fn, so that a pool of fewer than MinConns plus the
 // workers lets busy handlers stall every ingest. Open's pool has 16 when
@@ -168,8 +171,7 @@ func New(ctx context.Context, pool *pgxpool.Pool) (*Store, error) {
 		updates: make(chan *updateReq, maxBatch), acks: make(chan *ackReq, maxBatch), notify: make(chan struct{}, 1),
 		stop: make(chan struct{}), done: make(chan struct{})}
 	var wg sync.WaitGroup
-	wg.Add(2 + writers)
-	go func() { defer wg.Done(); s.acknowledger() }()
+	wg.Add(1 + writers)
 	go func() { defer wg.Done(); s.notifier() }()
 	for range writers {
 		go func() { defer wg.Done(); s.writer() }()
@@ -218,8 +220,10 @@ func (s *Store) changed() {
 
 // reserve answers the lease of the Feed claiming from this Store, and how
 // many changes an ingest may lease to it (reserved until unreserve or
-// prefetch): as many as it had idle workers at its last Claim, less those
-// leased already, when that Claim was recent (a third of its lease).
+// prefetch): as many as it has idle workers (those its last Claim left
+// idle, and one for each change acknowledged or released since, up to the
+// most a Claim asked for), less those leased already, when that Claim was
+// recent (a third of its lease).
 func (s *Store) reserve() (time.Duration, int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -250,7 +254,7 @@ func (s *Store) prefetch(ps []prefetched, heads int) {
 // Pool answers the connection pool.
 func (s *Store) Pool() *pgxpool.Pool { return s.pool }
 
-// Close stops the Store's writers, acknowledger and notifier (after the
+// Close stops the Store's writer and notifier (after the
 // work under way), ends the leases of the changes leased to it at their
 // ingest that no Claim handed over (so that every instance may claim them
 // at once), and closes the pool when Open made it.
