@@ -335,19 +335,28 @@ func (d *fastDecoder) object(i int, v reflect.Value, p *plan) int {
 		if end < 0 {
 			return end
 		}
-		i = skipSpace(d.data, end)
-		if i >= len(d.data) {
-			return giveUp
-		}
-		switch d.data[i] {
-		case '}':
-			return i + 1
-		case ',':
-			i = skipSpace(d.data, i+1)
-		default:
-			return giveUp
+		var done bool
+		if i, done = d.after(end, '}'); done {
+			return i
 		}
 	}
+}
+
+// after reads what follows a member or an element ending at end, in an
+// object or array that closes with closing: the index after the closing
+// and true, or the index of the next member or element and false after a
+// comma, or giveUp and true.
+func (d *fastDecoder) after(end int, closing byte) (int, bool) {
+	i := skipSpace(d.data, end)
+	switch {
+	case i >= len(d.data):
+		return giveUp, true
+	case d.data[i] == closing:
+		return i + 1, true
+	case d.data[i] == ',':
+		return skipSpace(d.data, i+1), false
+	}
+	return giveUp, true
 }
 
 // slice decodes the array at data[i] into v, a slice, and adds each
@@ -383,17 +392,9 @@ func (d *fastDecoder) slice(i int, v reflect.Value, p *plan, parts *[][]byte) in
 		if parts != nil {
 			*parts = append(*parts, d.data[i:end:end])
 		}
-		i = skipSpace(d.data, end)
-		if i >= len(d.data) {
-			return giveUp
-		}
-		switch d.data[i] {
-		case ']':
-			return i + 1
-		case ',':
-			i = skipSpace(d.data, i+1)
-		default:
-			return giveUp
+		var done bool
+		if i, done = d.after(end, ']'); done {
+			return i
 		}
 	}
 }

@@ -34,7 +34,7 @@ func (d *fastDecoder) leave()      { d.depth-- }
 // returns the index after it, or -1.
 func (d *fastDecoder) skip(i int) int {
 	if i >= len(d.data) {
-		return -1
+		return giveUp
 	}
 	switch c := d.data[i]; {
 	case c == '"':
@@ -42,7 +42,7 @@ func (d *fastDecoder) skip(i int) int {
 		return end
 	case c == '{' || c == '[':
 		if !d.item() || !d.enter() {
-			return -1
+			return giveUp
 		}
 		defer d.leave()
 		closing := byte('}')
@@ -57,29 +57,23 @@ func (d *fastDecoder) skip(i int) int {
 			if c == '{' {
 				end, _ := scanString(d.data, i)
 				if end < 0 || !d.member() {
-					return -1
+					return giveUp
 				}
 				if i = skipSpace(d.data, end); i >= len(d.data) || d.data[i] != ':' {
-					return -1
+					return giveUp
 				}
 				i = skipSpace(d.data, i+1)
 			} else if !d.item() {
-				return -1
+				return giveUp
 			}
 			end := d.skip(i)
 			if end < 0 {
-				return -1
+				return giveUp
 			}
-			i = skipSpace(d.data, end)
-			switch {
-			case i >= len(d.data):
-				return -1
-			case d.data[i] == closing:
-				return i + 1
-			case d.data[i] != ',':
-				return -1
+			var done bool
+			if i, done = d.after(end, closing); done {
+				return i
 			}
-			i = skipSpace(d.data, i+1)
 		}
 	case c == 't':
 		return literal(d.data, i, "true")
