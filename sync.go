@@ -332,9 +332,22 @@ func syncAll[T synced](ctx context.Context, c *Client, kind string, watermark *t
 			}
 			startBracket(sp, i+1, from)
 		}
-		for i := range prog.parts {
-			startPart(i)
+		// The parts below the floor are read one at a time, so that a sync
+		// holds at most one part's pages ahead of its caller (a part is
+		// at most b.pages), however many the window is cut in.
+		var waiting []int // parts not started, in order
+		running := false
+		startNext := func() {
+			if !running && len(waiting) > 0 {
+				running = true
+				startPart(waiting[0])
+				waiting = waiting[1:]
+			}
 		}
+		for i := range prog.parts {
+			waiting = append(waiting, i)
+		}
+		startNext()
 		top := prog.floor.Add(-o.Precision)
 		if !prog.lower.IsZero() && !prog.lower.Before(top) {
 			top = prog.lower
@@ -353,9 +366,11 @@ func syncAll[T synced](ctx context.Context, c *Client, kind string, watermark *t
 				return
 			}
 			if r.part > 0 {
-				for _, k := range prog.record(r.part-1, r.end, r.read, r.fell, r.cut) {
-					startPart(k)
+				waiting = append(waiting, prog.record(r.part-1, r.end, r.read, r.fell, r.cut)...)
+				if !r.partial {
+					running = false
 				}
+				startNext()
 			}
 			for _, sp := range r.split {
 				start(sp)

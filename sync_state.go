@@ -167,7 +167,9 @@ func (s *SyncState) UnmarshalText(text []byte) error {
 	default:
 		return bad("unknown resource")
 	}
-	if j.Floor.IsZero() || (!j.Lower.IsZero() && !j.Lower.Before(j.Floor)) || len(j.Parts) > maxSpanPages {
+	// A window starting at or above its floor (a sync soon after the last)
+	// has no part below it; one that has parts starts below the floor.
+	if j.Floor.IsZero() || (len(j.Parts) > 0 && !j.Lower.IsZero() && !j.Lower.Before(j.Floor)) || len(j.Parts) > maxSpanPages {
 		return bad("inconsistent")
 	}
 	parts := make([]part, 0, len(j.Parts))

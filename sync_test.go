@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"slices"
 	"sort"
 	"strconv"
@@ -1128,4 +1129,64 @@ func TestSyncOfMoreThanMaxSpanPages(t *testing.T) {
 			assert.LessOrEqual(t, s.requests.Load(), int64(pages*11/10+10), "a full sync costs at most 1.1× the pages of its data, plus 10")
 		})
 	}
+}
+
+// A sync that starts within two margins of the last one has no part below
+// its floor; its state, should it fail, must read back all the same (it
+// was refused as inconsistent, and a caller who persists it was stuck;
+// outside attack on the sync in parts, ATK-1).
+func TestTheStateOfAQuickSyncReadsBack(t *testing.T) {
+	s, srv := newChangingStore(t)
+	for i := range 200 {
+		s.add(1, s.now.Add(-time.Duration(200-i)*time.Minute))
+	}
+	s.onInfo = func(s *changingStore) { s.now = s.now.Add(100 * time.Millisecond) } // syncs 100 ms apart
+	c := s.client(t, srv.URL)
+	var wm time.Time
+	syncOnce(t, c, &wm, nil) // the last sync, finished
+	s.mu.Lock()
+	s.add(1, s.now)
+	s.failFrom = s.requests + 1 // the next one fails at its first request
+	s.mu.Unlock()
+	var st workforce.SyncState
+	var failed error
+	for _, err := range c.Jobs.Sync(context.Background(), &wm, &workforce.SyncOptions{Progress: &st}) {
+		if err != nil {
+			failed = err
+		}
+	}
+	require.Error(t, failed)
+	require.False(t, st.IsZero())
+	text, err := st.MarshalText()
+	require.NoError(t, err)
+	var again workforce.SyncState
+	require.NoError(t, again.UnmarshalText(text), "a state MarshalText wrote must be read back")
+}
+
+// The parts below the floor are read one at a time: a caller slower than
+// the link makes the sync hold at most about one part's pages ahead of it,
+// not every part's (outside attack on the sync in parts, ATK-2).
+func TestASlowCallerHoldsAtMostAPart(t *testing.T) {
+	const n, span = 100000, 200 // 2,000 pages, in parts of at most 200
+	s := newSyncServer(t, n, 0)
+	c := newKeyed(t, s.URL, workforce.WithRetry(0, 0, 0))
+	var wm time.Time
+	opts := &workforce.SyncOptions{Concurrency: 8}
+	workforce.SetSpanPagesForTest(opts, span)
+	base := runtime.NumGoroutine()
+	got, ahead, goroutines := 0, int64(0), 0
+	for _, err := range c.Jobs.Sync(context.Background(), &wm, opts) {
+		require.NoError(t, err)
+		got++
+		if got%50 == 0 {
+			for range 2000 { // a caller writing each page to a database: slower than the link
+				runtime.Gosched()
+			}
+			ahead = max(ahead, s.requests.Load()-int64(got/50))
+			goroutines = max(goroutines, runtime.NumGoroutine()-base)
+		}
+	}
+	t.Logf("%d records; at most %d pages read ahead of the consumer, %d goroutines more", got, ahead, goroutines)
+	require.LessOrEqual(t, ahead, int64(span+100), "pages read ahead of the consumer are bounded by a part")
+	require.LessOrEqual(t, goroutines, span+100, "goroutines bounded")
 }
