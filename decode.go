@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strconv"
+	"strings"
 
 	"github.com/workforce-marketplace/workforce-go/internal/jsonscan"
 )
@@ -195,4 +197,90 @@ func lastMember(data []byte, key string) ([]byte, bool) {
 		return true
 	})
 	return found, found != nil
+}
+
+// Decode decodes data, the JSON document of a resource as the API writes
+// it (a Job, a User, ...) or an array of them, bare or in its envelope
+// ({"job": {...}}), into v, a non-nil pointer to the SDK's type for it
+// (*Job, *[]*Job, ...), as the client decodes answers: every scalar in any
+// of its plausible forms (docs/decoding.md lists them and how an envelope
+// is read), Raw filled. A value that fits no form leaves its field zero
+// and is returned as a Warning; only JSON that is not well formed
+// (anything after the document included), not of v's shape, an envelope
+// whose key comes twice, or a record without an "id" (null and 0 are
+// none) is an error.
+func Decode(data []byte, v any) ([]Warning, error) {
+	if rv := reflect.ValueOf(v); rv.Kind() != reflect.Pointer || rv.IsNil() {
+		return nil, &ArgumentError{Name: "v", Reason: "must be a non-nil pointer"}
+	}
+	key := envelopeOf(reflect.TypeOf(v).Elem())
+	doc, w, fast, err := decodeFast(data, key, v, noLimits, 0)
+	if fast {
+		if err == nil {
+			err = checkIsRecord(reflect.ValueOf(v).Elem(), doc)
+		}
+		return cutWarnings(w.list), err
+	}
+	return decodeSlowly(data, key, v)
+}
+
+// decodeSlowly is Decode for a document that decodeFast does not take.
+func decodeSlowly(data []byte, key string, v any) ([]Warning, error) {
+	if key != "" {
+		var err error
+		if data, _, err = unwrap(data, key); err != nil { // {"job": {...}} is a Job too
+			return nil, err
+		}
+	}
+	w, err := decodeEnvelope(data, "", v, 0)
+	if err == nil {
+		err = checkIsRecord(reflect.ValueOf(v).Elem(), data)
+	}
+	return cutWarnings(w.list), err
+}
+
+// cutWarnings cuts the value of each warning of list to 64 bytes, as
+// Decode returns them.
+func cutWarnings(list []Warning) []Warning {
+	for i := range list {
+		if v := list[i].Value; len(v) > 64 {
+			list[i].Value = strings.ToValidUTF8(v[:64], "") + "…"
+		}
+	}
+	return list
+}
+
+// checkIsRecord refuses a record decoded from a document that is not one:
+// a JSON object without an "id", such as another kind's envelope, which
+// would otherwise decode silently to an empty record.
+func checkIsRecord(v reflect.Value, data []byte) error {
+	if v.Kind() == reflect.Pointer {
+		if v.IsNil() {
+			return nil
+		}
+		v = v.Elem()
+	}
+	if !reflect.PointerTo(v.Type()).Implements(reflect.TypeFor[listed]()) {
+		return nil
+	}
+	if recordID(v) != 0 {
+		return nil
+	}
+	// An "id" that fits no form is a Warning, its record kept; null or 0 is
+	// no ID.
+	if id, hasID := jsonscan.Member(data, "id"); hasID && !isZeroID(id) {
+		return nil
+	}
+	return fmt.Errorf("the document is not a %s: it holds no \"id\"", v.Type().Name())
+}
+
+// isZeroID tells whether id, the JSON value of a member "id", says there
+// is none: null, or a number (or a string holding one) equal to 0.
+func isZeroID(id []byte) bool {
+	s := strings.TrimSpace(strings.Trim(string(id), `"`))
+	if s == "null" {
+		return true
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	return err == nil && f == 0
 }

@@ -5,6 +5,8 @@ import (
 	"math"
 	"reflect"
 	"strings"
+
+	"github.com/workforce-marketplace/workforce-go/internal/jsonscan"
 )
 
 // The fast decoder decodes an answer in one pass: it checks the JSON,
@@ -53,7 +55,7 @@ func decodeFast(data []byte, key string, out any, l answerLimits, most int) (doc
 	}
 	d := &fastDecoder{data: data, limits: l, most: most}
 	doc, parts, ok := d.envelope(key, v, p)
-	if ok && key != "" && &doc[0] == &data[skipSpace(data, 0)] {
+	if ok && key != "" && &doc[0] == &data[jsonscan.SkipSpace(data, 0)] {
 		// Not unwrapped: the answer must be the resource, as decodeEnvelope checks.
 		if r, isRecord := v.Interface().(listed); isRecord && r != nil && !reflect.ValueOf(r).IsNil() && r.listID() == 0 {
 			ok = false
@@ -76,7 +78,7 @@ func decodeFast(data []byte, key string, out any, l answerLimits, most int) (doc
 // envelope holding one, else the whole answer, as unwrap reads it: a
 // document holding an "id" is the record itself.
 func (d *fastDecoder) envelope(key string, v reflect.Value, p *plan) ([]byte, [][]byte, bool) {
-	start := skipSpace(d.data, 0)
+	start := jsonscan.SkipSpace(d.data, 0)
 	if key == "" || start >= len(d.data) || d.data[start] != '{' {
 		return d.top(start, v, p)
 	}
@@ -88,7 +90,7 @@ func (d *fastDecoder) envelope(key string, v reflect.Value, p *plan) ([]byte, []
 		return nil, nil, false
 	}
 	for first := true; ; first = false {
-		i = skipSpace(d.data, i)
+		i = jsonscan.SkipSpace(d.data, i)
 		if first && i < len(d.data) && d.data[i] == '}' {
 			i++
 			break
@@ -97,10 +99,10 @@ func (d *fastDecoder) envelope(key string, v reflect.Value, p *plan) ([]byte, []
 		if end < 0 || !d.member() {
 			return nil, nil, false
 		}
-		if i = skipSpace(d.data, end); i >= len(d.data) || d.data[i] != ':' {
+		if i = jsonscan.SkipSpace(d.data, end); i >= len(d.data) || d.data[i] != ':' {
 			return nil, nil, false
 		}
-		i = skipSpace(d.data, i+1)
+		i = jsonscan.SkipSpace(d.data, i+1)
 		switch {
 		case string(name) == "id" && first: // the record itself, as a record is written
 			d.items, d.members = 0, 0
@@ -123,7 +125,7 @@ func (d *fastDecoder) envelope(key string, v reflect.Value, p *plan) ([]byte, []
 				return nil, nil, false
 			}
 		}
-		i = skipSpace(d.data, end)
+		i = jsonscan.SkipSpace(d.data, end)
 		if i >= len(d.data) {
 			return nil, nil, false
 		}
@@ -137,7 +139,7 @@ func (d *fastDecoder) envelope(key string, v reflect.Value, p *plan) ([]byte, []
 		i++
 	}
 	switch {
-	case skipSpace(d.data, i) != len(d.data), doc != nil && record:
+	case jsonscan.SkipSpace(d.data, i) != len(d.data), doc != nil && record:
 		return nil, nil, false
 	case doc == nil: // no envelope: the answer is the record
 		d.items, d.members = 0, 0
@@ -152,7 +154,7 @@ func (d *fastDecoder) top(start int, v reflect.Value, p *plan) ([]byte, [][]byte
 		return nil, nil, false // null where a resource is due: the usual way says so
 	}
 	doc, parts, end, ok := d.decode(start, v, p)
-	if !ok || skipSpace(d.data, end) != len(d.data) {
+	if !ok || jsonscan.SkipSpace(d.data, end) != len(d.data) {
 		return nil, nil, false
 	}
 	return doc, parts, true
@@ -307,7 +309,7 @@ func (d *fastDecoder) object(i int, v reflect.Value, p *plan) int {
 	}
 	defer d.leave()
 	var seen uint64
-	i = skipSpace(d.data, i+1)
+	i = jsonscan.SkipSpace(d.data, i+1)
 	if i < len(d.data) && d.data[i] == '}' {
 		return i + 1
 	}
@@ -316,10 +318,10 @@ func (d *fastDecoder) object(i int, v reflect.Value, p *plan) int {
 		if end < 0 || !d.member() {
 			return giveUp
 		}
-		if i = skipSpace(d.data, end); i >= len(d.data) || d.data[i] != ':' {
+		if i = jsonscan.SkipSpace(d.data, end); i >= len(d.data) || d.data[i] != ':' {
 			return giveUp
 		}
-		i = skipSpace(d.data, i+1)
+		i = jsonscan.SkipSpace(d.data, i+1)
 		if f := p.field(name); f != nil {
 			if seen&f.bit != 0 {
 				return giveUp // a member twice: encoding/json merges them
@@ -347,14 +349,14 @@ func (d *fastDecoder) object(i int, v reflect.Value, p *plan) int {
 // and true, or the index of the next member or element and false after a
 // comma, or giveUp and true.
 func (d *fastDecoder) after(end int, closing byte) (int, bool) {
-	i := skipSpace(d.data, end)
+	i := jsonscan.SkipSpace(d.data, end)
 	switch {
 	case i >= len(d.data):
 		return giveUp, true
 	case d.data[i] == closing:
 		return i + 1, true
 	case d.data[i] == ',':
-		return skipSpace(d.data, i+1), false
+		return jsonscan.SkipSpace(d.data, i+1), false
 	}
 	return giveUp, true
 }
@@ -367,7 +369,7 @@ func (d *fastDecoder) slice(i int, v reflect.Value, p *plan, parts *[][]byte) in
 	}
 	defer d.leave()
 	v.Set(reflect.MakeSlice(v.Type(), 0, 0))
-	i = skipSpace(d.data, i+1)
+	i = jsonscan.SkipSpace(d.data, i+1)
 	if i < len(d.data) && d.data[i] == ']' {
 		return i + 1
 	}
@@ -397,53 +399,4 @@ func (d *fastDecoder) slice(i int, v reflect.Value, p *plan, parts *[][]byte) in
 			return i
 		}
 	}
-}
-
-// text decodes the string at data[i] into v, a string.
-func (d *fastDecoder) text(i int, v reflect.Value) int {
-	end, plain := scanString(d.data, i)
-	switch {
-	case end < 0:
-		return giveUp
-	case plain:
-		v.SetString(string(d.data[i+1 : end-1]))
-	case json.Unmarshal(d.data[i:end:end], v.Addr().Interface()) != nil: // escapes, invalid UTF-8
-		return giveUp
-	}
-	return end
-}
-
-// integer decodes the number at data[i] into v, an integer, as
-// encoding/json does: a number with a fraction or an exponent, or one out
-// of v's range, is not one.
-func (d *fastDecoder) integer(i int, v reflect.Value) int {
-	j, neg := i, false
-	if j < len(d.data) && d.data[j] == '-' {
-		j, neg = j+1, true
-	}
-	var n uint64
-	start := j
-	for ; j < len(d.data) && d.data[j] >= '0' && d.data[j] <= '9'; j++ {
-		if n > (math.MaxUint64-9)/10 {
-			return mismatch
-		}
-		n = n*10 + uint64(d.data[j]-'0')
-	}
-	switch {
-	case j == start, d.data[start] == '0' && j-start > 1: // not a number, or a leading zero
-		return mismatch
-	case j < len(d.data) && (d.data[j] == '.' || d.data[j] == 'e' || d.data[j] == 'E'):
-		return mismatch
-	case neg && n > 1<<63, !neg && n > math.MaxInt64:
-		return mismatch
-	}
-	x := int64(n)
-	if neg {
-		x = -x
-	}
-	if v.OverflowInt(x) {
-		return mismatch
-	}
-	v.SetInt(x)
-	return j
 }

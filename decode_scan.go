@@ -2,11 +2,65 @@ package workforce
 
 import (
 	"bytes"
+	"encoding/json"
+	"math"
+	"reflect"
 	"unicode/utf8"
+
+	"github.com/workforce-marketplace/workforce-go/internal/jsonscan"
 )
 
-// The JSON scans of the fast decoder (decode_fast.go), each checking what it
-// reads as encoding/json would.
+// The JSON scans of the fast decoder (decode_fast.go), and its reading of
+// strings and integers, each checking what it reads as encoding/json would.
+
+// text decodes the string at data[i] into v, a string.
+func (d *fastDecoder) text(i int, v reflect.Value) int {
+	end, plain := scanString(d.data, i)
+	switch {
+	case end < 0:
+		return giveUp
+	case plain:
+		v.SetString(string(d.data[i+1 : end-1]))
+	case json.Unmarshal(d.data[i:end:end], v.Addr().Interface()) != nil: // escapes, invalid UTF-8
+		return giveUp
+	}
+	return end
+}
+
+// integer decodes the number at data[i] into v, an integer, as
+// encoding/json does: a number with a fraction or an exponent, or one out
+// of v's range, is not one.
+func (d *fastDecoder) integer(i int, v reflect.Value) int {
+	j, neg := i, false
+	if j < len(d.data) && d.data[j] == '-' {
+		j, neg = j+1, true
+	}
+	var n uint64
+	start := j
+	for ; j < len(d.data) && d.data[j] >= '0' && d.data[j] <= '9'; j++ {
+		if n > (math.MaxUint64-9)/10 {
+			return mismatch
+		}
+		n = n*10 + uint64(d.data[j]-'0')
+	}
+	switch {
+	case j == start, d.data[start] == '0' && j-start > 1: // not a number, or a leading zero
+		return mismatch
+	case j < len(d.data) && (d.data[j] == '.' || d.data[j] == 'e' || d.data[j] == 'E'):
+		return mismatch
+	case neg && n > 1<<63, !neg && n > math.MaxInt64:
+		return mismatch
+	}
+	x := int64(n)
+	if neg {
+		x = -x
+	}
+	if v.OverflowInt(x) {
+		return mismatch
+	}
+	v.SetInt(x)
+	return j
+}
 
 // name reads the member name at data[i], which must be plain: no escape,
 // ASCII only. It returns the name and the index after its closing quote,
@@ -49,7 +103,7 @@ func (d *fastDecoder) skip(i int) int {
 		if c == '[' {
 			closing = ']'
 		}
-		i = skipSpace(d.data, i+1)
+		i = jsonscan.SkipSpace(d.data, i+1)
 		if i < len(d.data) && d.data[i] == closing {
 			return i + 1
 		}
@@ -59,10 +113,10 @@ func (d *fastDecoder) skip(i int) int {
 				if end < 0 || !d.member() {
 					return giveUp
 				}
-				if i = skipSpace(d.data, end); i >= len(d.data) || d.data[i] != ':' {
+				if i = jsonscan.SkipSpace(d.data, end); i >= len(d.data) || d.data[i] != ':' {
 					return giveUp
 				}
-				i = skipSpace(d.data, i+1)
+				i = jsonscan.SkipSpace(d.data, i+1)
 			} else if !d.item() {
 				return giveUp
 			}
@@ -172,15 +226,6 @@ func scanNumber(data []byte, i int) int {
 		if i = digits(i); i < 0 {
 			return -1
 		}
-	}
-	return i
-}
-
-// skipSpace returns the index of the first byte at or after i in data
-// that is not JSON space.
-func skipSpace(data []byte, i int) int {
-	for i < len(data) && (data[i] == ' ' || data[i] == '\n' || data[i] == '\r' || data[i] == '\t') {
-		i++
 	}
 	return i
 }

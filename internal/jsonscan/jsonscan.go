@@ -39,7 +39,7 @@ func Envelope(data []byte, key string) (value []byte, at, n int) {
 		}
 		return true
 	})
-	if !ok || skipSpace(data, end) != len(data) {
+	if !ok || SkipSpace(data, end) != len(data) {
 		return nil, 0, -1
 	}
 	return value, at, n
@@ -85,15 +85,15 @@ func walk(data []byte, fn func(name, value []byte) bool) bool {
 // data; it also returns the index after the object's closing brace (or
 // after the value where fn stopped).
 func walkAt(data []byte, fn func(name []byte, start, end int) bool) (int, bool) {
-	i := skipSpace(data, 0)
+	i := SkipSpace(data, 0)
 	if i >= len(data) || data[i] != '{' {
 		return i, false
 	}
-	if i = skipSpace(data, i+1); i < len(data) && data[i] == '}' {
+	if i = SkipSpace(data, i+1); i < len(data) && data[i] == '}' {
 		return i + 1, true
 	}
 	for {
-		i = skipSpace(data, i)
+		i = SkipSpace(data, i)
 		if i >= len(data) || data[i] != '"' {
 			return i, false
 		}
@@ -102,11 +102,11 @@ func walkAt(data []byte, fn func(name []byte, start, end int) bool) (int, bool) 
 			return i, false
 		}
 		name := data[i+1 : end-1]
-		i = skipSpace(data, end)
+		i = SkipSpace(data, end)
 		if i >= len(data) || data[i] != ':' {
 			return i, false
 		}
-		start := skipSpace(data, i+1)
+		start := SkipSpace(data, i+1)
 		end = skipValue(data, start)
 		if end < 0 {
 			return start, false
@@ -114,7 +114,7 @@ func walkAt(data []byte, fn func(name []byte, start, end int) bool) (int, bool) 
 		if !fn(name, start, end) {
 			return end, true
 		}
-		i = skipSpace(data, end)
+		i = SkipSpace(data, end)
 		switch {
 		case i >= len(data):
 			return i, false
@@ -151,22 +151,22 @@ func ArrayLen(data []byte) int {
 // each calls fn with each element of the JSON array data, in order, and
 // returns whether data was a well-formed array.
 func each(data []byte, fn func(elem []byte)) bool {
-	i := skipSpace(data, 0)
+	i := SkipSpace(data, 0)
 	if i >= len(data) || data[i] != '[' {
 		return false
 	}
-	i = skipSpace(data, i+1)
+	i = SkipSpace(data, i+1)
 	if i < len(data) && data[i] == ']' {
 		return true
 	}
 	for {
-		start := skipSpace(data, i)
+		start := SkipSpace(data, i)
 		end := skipValue(data, start)
 		if end < 0 {
 			return false
 		}
 		fn(data[start:end:end])
-		i = skipSpace(data, end)
+		i = SkipSpace(data, end)
 		if i >= len(data) {
 			return false
 		}
@@ -212,7 +212,7 @@ func Count(data []byte, maxItems, maxMembers int) (items, members int) {
 			items++
 			if c == '[' {
 				arrays[depth/64] |= 1 << (depth % 64)
-				if j := skipSpace(data, i+1); j < len(data) && data[j] != ']' {
+				if j := SkipSpace(data, i+1); j < len(data) && data[j] != ']' {
 					items++ // its first element
 				}
 			} else {
@@ -230,7 +230,9 @@ func Count(data []byte, maxItems, maxMembers int) (items, members int) {
 	return min(items, maxItems+1), min(members, maxMembers+1)
 }
 
-func skipSpace(data []byte, i int) int {
+// SkipSpace returns the index of the first byte at or after i in data
+// that is not JSON space.
+func SkipSpace(data []byte, i int) int {
 	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
 		i++
 	}
