@@ -38,6 +38,10 @@ type Chaos struct {
 	// Restart, it is started again on a newly opened store, as a process
 	// that restarts.
 	Kill, Restart bool
+	// KillAfter is how many changes the instance to be killed handles
+	// before it dies in the next one's handler: Jobs/2/Instances when 0,
+	// early in its share.
+	KillAfter int
 	// Drop, Duplicate and Reorder are the shares of the deliveries that
 	// are lost, sent twice and reordered; 0.3, 0.2 and 0.5 when all zero.
 	Drop, Duplicate, Reorder float64
@@ -142,7 +146,10 @@ func RunChaos(tb testing.TB, c Chaos) Result {
 	var mu sync.Mutex // guards slots, killed
 	slots := make([]*instance, c.Instances)
 	victim := c.Instances - 1
-	killAt := c.Jobs / 2 / c.Instances // early in the victim's share
+	killAt := c.KillAfter
+	if killAt == 0 {
+		killAt = c.Jobs / 2 / c.Instances // early in the victim's share
+	}
 	var killed, victimHandled int
 	var feeds []*feed.Feed // every feed started, restarts too
 	var start func(i int) *instance
