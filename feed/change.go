@@ -1,7 +1,9 @@
 package feed
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -71,7 +73,7 @@ type Change struct {
 	Err error
 }
 
-// wireChange is a Change as the feed stores it.
+// wireChange is a Change as the feed stores it (encodeWire).
 type wireChange struct {
 	Kind         Kind            `json:"kind"`
 	ID           int64           `json:"id"`
@@ -82,7 +84,24 @@ type wireChange struct {
 	At           time.Time       `json:"at"`
 	Source       Source          `json:"source"`
 	Seen         time.Time       `json:"seen"`
-	Copy         json.RawMessage `json:"copy"`
+	Copy         json.RawMessage `json:"copy,omitempty"` // only in the form of earlier versions
+}
+
+// encodeWire answers c as the feed stores it: a header (c without its
+// copy, as a JSON object), a newline, and the copy as it came (a JSON
+// document, checked by copyOf), so that neither storing nor reading the
+// change goes over the copy twice. No newline can be in the header, since
+// JSON escapes it in strings. Earlier versions stored one JSON object, the
+// copy in its member "copy", which decodeWire reads too.
+func encodeWire(c wireChange) ([]byte, error) {
+	doc := c.Copy
+	c.Copy = nil
+	head, err := json.Marshal(c)
+	if err != nil {
+		return nil, err
+	}
+	b := make([]byte, 0, len(head)+1+len(doc))
+	return append(append(append(b, head...), '\n'), doc...), nil
 }
 
 // decodeChange reads back the stored change c claimed, with its copy
@@ -102,8 +121,12 @@ func decodeChange(c Claim) *Change {
 // decoded, it answers the change read so far too.
 func decodeWire(data []byte, attempt int) (*Change, error) {
 	var w wireChange
-	if err := json.Unmarshal(data, &w); err != nil {
+	head, doc, split := bytes.Cut(data, []byte{'\n'})
+	if err := json.Unmarshal(head, &w); err != nil {
 		return nil, fmt.Errorf("%w: a stored change: %v", ErrCorrupt, err)
+	}
+	if split {
+		w.Copy = doc
 	}
 	c := &Change{Kind: w.Kind, ResourceID: w.ID, Seq: w.Seq, TransitionID: w.TransitionID, From: w.From, To: w.To,
 		At: w.At, Source: w.Source, Seen: w.Seen, Attempt: attempt}
@@ -151,13 +174,25 @@ func readRecord(b []byte) (record, error) {
 	return r, nil
 }
 
-// copyOf answers a resource's JSON document: Raw as received, or the
-// resource encoded when it has none (one built by the caller).
+// copyOf answers a resource's JSON document: Raw as received (a JSON
+// object: decoded by the SDK, or checked by checkRaw), or the resource
+// encoded when it has none (one built by the caller).
 func copyOf(raw json.RawMessage, v any) (json.RawMessage, error) {
 	if len(raw) > 0 {
 		return raw, nil
 	}
 	return json.Marshal(v)
+}
+
+// checkRaw answers an error unless raw is empty or a JSON object.
+func checkRaw(raw json.RawMessage) error {
+	if len(raw) == 0 {
+		return nil
+	}
+	if t := bytes.TrimLeft(raw, " \t\r\n"); len(t) == 0 || t[0] != '{' || !json.Valid(raw) {
+		return errors.New("its Raw is not a JSON object")
+	}
+	return nil
 }
 
 // history answers a Job's transitions oldest first: the API lists them

@@ -180,14 +180,26 @@ func (f *Feed) ingestEvent(ctx context.Context, ev *webhook.Event) error {
 
 // IngestJob ingests a copy of a Job obtained some other way (the answer of
 // an API call, say): the changes its transitions reveal are queued, once.
-// It answers when they are stored.
+// It answers when they are stored. The Job's Raw, kept with its changes,
+// must be a JSON object (as the SDK decodes it), or empty: the Job is
+// then encoded.
 func (f *Feed) IngestJob(ctx context.Context, job *workforce.Job) error {
+	if job != nil {
+		if err := checkRaw(job.Raw); err != nil {
+			return fmt.Errorf("%w: job %d: %w", ErrMalformed, job.ID, err)
+		}
+	}
 	return f.ingestJob(ctx, job, SourceCaller)
 }
 
 // IngestJobRequest ingests a copy of a Job Request obtained some other
 // way, as IngestJob does.
 func (f *Feed) IngestJobRequest(ctx context.Context, jr *workforce.JobRequest) error {
+	if jr != nil {
+		if err := checkRaw(jr.Raw); err != nil {
+			return fmt.Errorf("%w: job request %d: %w", ErrMalformed, jr.ID, err)
+		}
+	}
 	return f.ingestJobRequest(ctx, jr, SourceCaller)
 }
 
@@ -302,7 +314,7 @@ func (f *Feed) update(ctx context.Context, r Resource, reveal func(record) (reco
 		}
 		queue := make([]Queued, len(changes))
 		for i, c := range changes {
-			if queue[i].Data, err = json.Marshal(c); err != nil {
+			if queue[i].Data, err = encodeWire(c); err != nil {
 				return nil, nil, err
 			}
 			queue[i].Seq = c.Seq

@@ -2,6 +2,7 @@ package feed_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -448,6 +449,29 @@ func TestAnUndecodableChangeIsHandedOverMarked(t *testing.T) {
 			assert.EqualValues(t, 1, f.Stats().Corrupt)
 		})
 	}
+}
+
+// A copy the caller passes whose Raw is not a JSON object is refused
+// (ErrMalformed) and nothing is queued: the Raw is what the handler would
+// be handed.
+func TestACallersRawMustBeAJSONObject(t *testing.T) {
+	t.Parallel()
+	f, err := feed.New(nil, "", func(context.Context, *feed.Change) error { return nil })
+	require.NoError(t, err)
+	ctx := context.Background()
+	for _, raw := range []string{`{"id": 1,`, `[1]`, `"x"`, ` `} {
+		j := job(1, "1:filled")
+		j.Raw = json.RawMessage(raw)
+		assert.ErrorIs(t, f.IngestJob(ctx, j), feed.ErrMalformed, raw)
+		jr := jobRequest(2, "posted", 1)
+		jr.Raw = json.RawMessage(raw)
+		assert.ErrorIs(t, f.IngestJobRequest(ctx, jr), feed.ErrMalformed, raw)
+	}
+	assert.Zero(t, f.Stats().Queued)
+	j := job(1, "1:filled")
+	j.Raw = json.RawMessage(` {"id": 1, "state": "filled"} `)
+	require.NoError(t, f.IngestJob(ctx, j))
+	assert.EqualValues(t, 1, f.Stats().Queued)
 }
 
 // A delivery the feed can never ingest (ErrMalformed) is refused for good
