@@ -79,11 +79,16 @@ func (s *Store) Claim(ctx context.Context, n int, lease time.Duration) ([]feed.C
 	slices.SortFunc(got, func(a, b prefetched) int { return cmp.Compare(a.n, b.n) })
 	out := make([]feed.Claim, len(got))
 	s.mu.Lock()
+	for k, h := range s.claims {
+		if h.until.Before(now) { // its handler let it go without a word: a failed renewal, say
+			delete(s.claims, k)
+		}
+	}
 	for i, p := range got {
 		out[i] = p.c
-		s.claims[claimKey{p.c.Resource, p.c.Seq}] = p.c.Token
+		s.claims[claimKey{p.c.Resource, p.c.Seq}] = held{p.c.Token, now.Add(lease)}
 	}
-	s.idle, s.workers = n-len(out), max(s.workers, n)
+	s.workers = max(s.workers, n)
 	if ask && len(out)-len(fresh) == n-local {
 		s.dirty = true // the database may have more
 	}
@@ -204,15 +209,13 @@ func lost(c feed.Claim) error {
 	return fmt.Errorf("%w: %s %d #%d", feed.ErrLeaseLost, c.Resource.Kind, c.Resource.ID, c.Seq)
 }
 
-// forget drops what the Store keeps of c, counts the worker that handled
-// it idle again, and tells whether c was acknowledged in a handler's
-// transaction.
+// forget drops what the Store keeps of c (its worker is idle again), and
+// tells whether c was acknowledged in a handler's transaction.
 func (s *Store) forget(c feed.Claim) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.idle = min(s.idle+1, s.workers)
 	k := claimKey{c.Resource, c.Seq}
-	if s.claims[k] == c.Token {
+	if s.claims[k].tok == c.Token {
 		delete(s.claims, k)
 	}
 	acked := s.txAcks[c.Token+k.String()]
@@ -252,22 +255,29 @@ func (s *Store) Extend(ctx context.Context, c feed.Claim, lease time.Duration) e
 	tag, err := s.pool.Exec(ctx, `UPDATE workforce_feed_changes SET lease_until = now() + $5 * interval '1 microsecond'
 		WHERE kind = $1 AND id = $2 AND seq = $3 AND lease_token = $4`,
 		string(c.Resource.Kind), c.Resource.ID, c.Seq, c.Token, lease.Microseconds())
-	switch {
-	case err != nil:
+	if err != nil {
 		return fmt.Errorf("postgres: renewing a lease: %w", err)
-	case tag.RowsAffected() != 1:
-		s.mu.Lock()
-		k := c.Token + claimKey{c.Resource, c.Seq}.String()
-		acked := s.txAcks[k] || s.inTx[k]
-		s.mu.Unlock()
-		if acked {
-			// The handler's transaction acknowledged it meanwhile, or is
-			// ending: committed, it did; rolled back, the row was there.
-			return nil
-		}
-		return lost(c)
 	}
-	return nil
+	k := claimKey{c.Resource, c.Seq}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	h, mine := s.claims[k]
+	mine = mine && h.tok == c.Token
+	if tag.RowsAffected() == 1 {
+		if mine {
+			s.claims[k] = held{c.Token, time.Now().Add(lease)}
+		}
+		return nil
+	}
+	if s.txAcks[c.Token+k.String()] || s.inTx[c.Token+k.String()] {
+		// The handler's transaction acknowledged it meanwhile, or is
+		// ending: committed, it did; rolled back, the row was there.
+		return nil
+	}
+	if mine {
+		delete(s.claims, k) // its handler is told to stop
+	}
+	return lost(c)
 }
 
 // Release implements feed.Store.
@@ -287,4 +297,58 @@ func (s *Store) Release(ctx context.Context, c feed.Claim, retryAt time.Time) er
 	s.dirty = true // it may be due already
 	s.mu.Unlock()
 	return nil
+}
+
+// queueAcks queues on b the statement that deletes the changes acks
+// acknowledge, each if its claim still holds it. One statement for all:
+// a statement each cost more in its own execution than in the deletes.
+// Each row answers whether a later change of the resource is queued, and
+// the version of its resource when no other change is.
+func queueAcks(b *pgx.Batch, acks []*ackReq) {
+	kinds, ids, seqs, toks := make([]string, len(acks)), make([]int64, len(acks)), make([]int64, len(acks)), make([]string, len(acks))
+	for i, a := range acks {
+		kinds[i], ids[i], seqs[i], toks[i] = string(a.c.Resource.Kind), a.c.Resource.ID, a.c.Seq, a.c.Token
+	}
+	b.Queue(`DELETE FROM workforce_feed_changes c
+		USING unnest($1::text[], $2::bigint[], $3::bigint[], $4::text[]) AS a(kind, id, seq, tok)
+		WHERE c.kind = a.kind AND c.id = a.id AND c.seq = a.seq AND c.lease_token = a.tok
+		RETURNING c.kind, c.id, c.seq, a.tok,
+			EXISTS (SELECT 1 FROM workforce_feed_changes x WHERE x.kind = c.kind AND x.id = c.id AND x.seq > c.seq),
+			(SELECT r.version FROM workforce_feed_resources r WHERE r.kind = c.kind AND r.id = c.id
+				AND NOT EXISTS (SELECT 1 FROM workforce_feed_changes x WHERE x.kind = c.kind AND x.id = c.id AND x.seq <> c.seq))`,
+		kinds, ids, seqs, toks)
+}
+
+// ackResults reads what queueAcks' statement answered: which of acks
+// deleted their change (the others' claims no longer held it), the
+// version at which each resource had no change left (nil: it had), and
+// whether any resource has a later change queued.
+func ackResults(br pgx.BatchResults, acks []*ackReq, deleted []bool, idle []*int64) (more bool, err error) {
+	type key struct {
+		claimKey
+		tok string
+	}
+	at := make(map[key]int, len(acks))
+	for i, a := range acks {
+		at[key{claimKey{a.c.Resource, a.c.Seq}, a.c.Token}] = i
+	}
+	rows, err := br.Query()
+	if err != nil {
+		return false, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var k key
+		var kind string
+		var next bool
+		var version *int64
+		if err := rows.Scan(&kind, &k.r.ID, &k.seq, &k.tok, &next, &version); err != nil {
+			return false, err
+		}
+		k.r.Kind = feed.Kind(kind)
+		if i, ok := at[k]; ok {
+			deleted[i], idle[i], more = true, version, more || next
+		}
+	}
+	return more, rows.Err()
 }

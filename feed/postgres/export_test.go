@@ -1,9 +1,19 @@
 package postgres
 
+import "time"
+
 // GuessStats answers how many updates s made on a guessed state (see
 // known), and how many of those guesses were wrong.
 func GuessStats(s *Store) (guessed, wrong int64) {
 	s.known.mu.Lock()
 	defer s.known.mu.Unlock()
 	return s.known.guessed, s.known.wrong
+}
+
+// Hold sets how long the changes leased to s at their ingest wait for a
+// Claim before they are given back (100 ms when not set).
+func Hold(s *Store, d time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.hold = d
 }

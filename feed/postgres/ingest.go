@@ -41,8 +41,9 @@ import (
 // is forgotten).
 //
 // When a resource had no change queued, its first new change is leased to
-// this Store at once, while a Feed claims from it with workers to spare:
-// the next Claim hands it over without asking the database.
+// this Store at once, while a Feed claims from it, up to one Claim's worth
+// beyond its idle workers: the next Claim hands it over without asking
+// the database (and no other instance is woken for it).
 func (s *Store) Update(ctx context.Context, r feed.Resource, fn func([]byte) ([]byte, []feed.Queued, error)) error {
 	req := &updateReq{r: r, fn: fn, done: make(chan error, 1)}
 	select {
@@ -163,18 +164,18 @@ func (s *Store) cycle(ready, unread []*updateReq, acks []*ackReq) (nextReady, ne
 	writes := w != nil && w.args != nil
 	if writes || len(acks) > 0 {
 		b.Queue("BEGIN")
+		// Its statements take arrays, whose lengths vary: planned for each
+		// length, they would be planned again at most calls, which costs
+		// more than their execution; one plan does for any length. Made
+		// once per connection, maybe on tables still small, it must not
+		// scan them whole: every row it reads is found by its key.
+		b.Queue(`SELECT set_config('plan_cache_mode', 'force_generic_plan', true), set_config('enable_seqscan', 'off', true),
+			set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true)`)
 		if writes {
 			w.queue(b)
 		}
-		// Each answers whether a later change is queued, and the version
-		// of its resource if no other change is.
-		for _, a := range acks {
-			b.Queue(`DELETE FROM workforce_feed_changes c
-				WHERE kind = $1 AND id = $2 AND seq = $3 AND lease_token = $4
-				RETURNING EXISTS (SELECT 1 FROM workforce_feed_changes x WHERE x.kind = c.kind AND x.id = c.id AND x.seq > c.seq),
-					(SELECT r.version FROM workforce_feed_resources r WHERE r.kind = c.kind AND r.id = c.id
-						AND NOT EXISTS (SELECT 1 FROM workforce_feed_changes x WHERE x.kind = c.kind AND x.id = c.id AND x.seq <> c.seq))`,
-				string(a.c.Resource.Kind), a.c.Resource.ID, a.c.Seq, a.c.Token)
+		if len(acks) > 0 {
+			queueAcks(b, acks)
 		}
 		b.Queue("COMMIT")
 	}
@@ -197,22 +198,20 @@ func (s *Store) cycle(ready, unread []*updateReq, acks []*ackReq) (nextReady, ne
 		br := s.pool.SendBatch(ctx, b)
 		defer br.Close()
 		if writes || len(acks) > 0 {
-			if _, err := br.Exec(); err != nil { // BEGIN
-				return err
+			for range 2 { // BEGIN, set_config
+				if _, err := br.Exec(); err != nil {
+					return err
+				}
 			}
 			if writes {
 				if err := w.results(br); err != nil {
 					return err
 				}
 			}
-			for i := range acks {
-				var next bool
-				switch err := br.QueryRow().Scan(&next, &idle[i]); {
-				case errors.Is(err, pgx.ErrNoRows): // another claim holds it
-				case err != nil:
+			if len(acks) > 0 {
+				var err error
+				if more, err = ackResults(br, acks, deleted, idle); err != nil {
 					return err
-				default:
-					deleted[i], more = true, more || next
 				}
 			}
 			if _, err := br.Exec(); err != nil { // COMMIT

@@ -66,15 +66,17 @@ type Store struct {
 	self string // the payload of this Store's notifications
 
 	mu     sync.Mutex
-	claims map[claimKey]string // the token of each claim this Store made and did not end
-	txAcks map[string]bool     // tokens acknowledged in a handler's transaction
-	inTx   map[string]bool     // tokens whose change a handler's transaction under way deleted
+	claims map[claimKey]held // each claim this Store handed over and did not see end
+	txAcks map[string]bool   // tokens acknowledged in a handler's transaction
+	inTx   map[string]bool   // tokens whose change a handler's transaction under way deleted
 	// Changes leased to this Store when they were queued (see Update),
 	// oldest first, for the next Claim to hand over.
 	local    []prefetched
+	giveBack *time.Timer   // set while local holds changes: see returnStale
+	giving   sync.Mutex    // held by returnStale: Close waits for it
+	hold     time.Duration // how long they wait for a Claim: recheck (tests change it)
 	reserved int           // leases of that kind in writes under way
-	idle     int           // workers idle: n less what the last Claim answered, plus a worker for each Ack and Release since
-	workers  int           // the most workers a Claim asked for: idle's bound
+	workers  int           // the most changes a Claim asked for: its Feed's workers
 	lease    time.Duration // the lease of the last Claim
 	claimed  time.Time     // when the last Claim was called
 	queried  time.Time     // when a Claim last asked the database
@@ -91,11 +93,19 @@ type Store struct {
 	closed  sync.Once
 }
 
+// held is a claim this Store handed over: its token, and when its lease
+// ends unless renewed (by Extend).
+type held struct {
+	tok   string
+	until time.Time
+}
+
 // prefetched is a change leased to this Store when it was queued.
 type prefetched struct {
-	c  feed.Claim
-	n  int64     // its place in the order changes were queued in
-	at time.Time // not later than the start of its lease
+	c    feed.Claim
+	n    int64     // its place in the order changes were queued in
+	at   time.Time // not later than the start of its lease
+	kept time.Time // when the write that leased it here committed
 }
 
 // ackReq is one acknowledgment waiting for its batch.
@@ -167,9 +177,9 @@ func New(ctx context.Context, pool *pgxpool.Pool) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("postgres: creating the tables: %w", err)
 	}
-	s := &Store{pool: pool, self: token(), claims: map[claimKey]string{}, txAcks: map[string]bool{}, inTx: map[string]bool{},
+	s := &Store{pool: pool, self: token(), claims: map[claimKey]held{}, txAcks: map[string]bool{}, inTx: map[string]bool{},
 		updates: make(chan *updateReq, maxBatch), acks: make(chan *ackReq, maxBatch), notify: make(chan struct{}, 1),
-		stop: make(chan struct{}), done: make(chan struct{})}
+		stop: make(chan struct{}), done: make(chan struct{}), hold: recheck}
 	var wg sync.WaitGroup
 	wg.Add(1 + writers)
 	go func() { defer wg.Done(); s.notifier() }()
@@ -220,17 +230,21 @@ func (s *Store) changed() {
 
 // reserve answers the lease of the Feed claiming from this Store, and how
 // many changes an ingest may lease to it (reserved until unreserve or
-// prefetch): as many as it has idle workers (those its last Claim left
-// idle, and one for each change acknowledged or released since, up to the
-// most a Claim asked for), less those leased already, when that Claim was
-// recent (a third of its lease).
+// prefetch), when its last Claim was recent (a third of its lease): as
+// many as make those leased here and not yet handed over (in writes under
+// way too) one Claim's worth (the most changes a Claim asked for: the
+// Feed's workers) beyond its idle workers. So the Feed's next Claim finds
+// a change waiting for every worker free by then; and a Feed whose
+// handlers are all busy holds at most one Claim's worth of changes that
+// another instance could take, for at most recheck (see returnStale).
 func (s *Store) reserve() (time.Duration, int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.lease <= 0 || time.Since(s.claimed) > s.lease/3 {
 		return s.lease, 0
 	}
-	n := max(s.idle-len(s.local)-s.reserved, 0)
+	idle := max(s.workers-len(s.claims), 0)
+	n := max(idle+s.workers-len(s.local)-s.reserved, 0)
 	s.reserved += n
 	return s.lease, n
 }
@@ -248,7 +262,77 @@ func (s *Store) prefetch(ps []prefetched, heads int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.reserved -= heads
-	s.local = append(s.local, ps...)
+	now := time.Now()
+	for _, p := range ps {
+		p.kept = now
+		s.local = append(s.local, p)
+	}
+	if len(s.local) > 0 && s.giveBack == nil {
+		s.giveBack = time.AfterFunc(s.hold, s.returnStale)
+	}
+}
+
+// returnStale ends the leases of the changes leased to this Store at
+// their ingest that no Claim took within hold (its Feed's workers are all
+// busy), so that every instance may claim them, and announces them.
+func (s *Store) returnStale() {
+	s.giving.Lock()
+	defer s.giving.Unlock()
+	s.mu.Lock()
+	s.giveBack = nil
+	select {
+	case <-s.stop: // Close returns them all
+		s.mu.Unlock()
+		return
+	default:
+	}
+	now := time.Now()
+	var stale, keep []prefetched
+	next := time.Duration(-1)
+	for _, p := range s.local {
+		if wait := p.kept.Add(s.hold).Sub(now); wait > 0 {
+			keep = append(keep, p)
+			if next < 0 || wait < next {
+				next = wait
+			}
+		} else {
+			stale = append(stale, p)
+		}
+	}
+	s.local = keep
+	if next >= 0 {
+		s.giveBack = time.AfterFunc(next, s.returnStale)
+	}
+	s.mu.Unlock()
+	if len(stale) == 0 {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := s.unlease(ctx, stale); err != nil {
+		// Still leased here: the next Claim hands them over (renewed), or
+		// their leases end on their own.
+		s.mu.Lock()
+		s.local = append(stale, s.local...)
+		if s.giveBack == nil {
+			s.giveBack = time.AfterFunc(s.hold, s.returnStale)
+		}
+		s.mu.Unlock()
+		return
+	}
+	s.changed()
+}
+
+// unlease ends the leases of ps, made at their ingest and never handed
+// over: their changes may be claimed at once, and their claim does not
+// count as an attempt.
+func (s *Store) unlease(ctx context.Context, ps []prefetched) error {
+	kinds, ids, seqs, toks := claimArrays(ps)
+	_, err := s.pool.Exec(ctx, `UPDATE workforce_feed_changes c
+		SET lease_token = NULL, lease_until = NULL, attempts = c.attempts - 1
+		FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::text[]) AS a(kind, id, seq, tok)
+		WHERE c.kind = a.kind AND c.id = a.id AND c.seq = a.seq AND c.lease_token = a.tok`, kinds, ids, seqs, toks)
+	return err
 }
 
 // Pool answers the connection pool.
@@ -262,18 +346,18 @@ func (s *Store) Close() {
 	s.closed.Do(func() {
 		close(s.stop)
 		<-s.done
+		s.giving.Lock() // a give-back under way ends first; none starts after
 		s.mu.Lock()
 		local := s.local
 		s.local = nil
+		if s.giveBack != nil {
+			s.giveBack.Stop()
+		}
 		s.mu.Unlock()
+		s.giving.Unlock()
 		if len(local) > 0 {
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			kinds, ids, seqs, toks := claimArrays(local)
-			tag, err := s.pool.Exec(ctx, `UPDATE workforce_feed_changes c
-				SET lease_token = NULL, lease_until = NULL, attempts = c.attempts - 1
-				FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::text[]) AS a(kind, id, seq, tok)
-				WHERE c.kind = a.kind AND c.id = a.id AND c.seq = a.seq AND c.lease_token = a.tok`, kinds, ids, seqs, toks)
-			if err == nil && tag.RowsAffected() > 0 {
+			if s.unlease(ctx, local) == nil {
 				_, _ = s.pool.Exec(ctx, "SELECT pg_notify($1, $2)", Channel, s.self)
 			}
 			cancel() // a failure: their leases end on their own
@@ -394,7 +478,8 @@ func (s *Store) TxHandler(fn func(ctx context.Context, tx pgx.Tx, c *feed.Change
 	return func(ctx context.Context, c *feed.Change) error {
 		k := claimKey{feed.Resource{Kind: c.Kind, ID: c.ResourceID}, c.Seq}
 		s.mu.Lock()
-		tok, ok := s.claims[k]
+		h, ok := s.claims[k]
+		tok := h.tok
 		s.mu.Unlock()
 		if !ok {
 			return fmt.Errorf("%w: %s %d #%d is not claimed by this store", feed.ErrLeaseLost, c.Kind, c.ResourceID, c.Seq)

@@ -42,6 +42,7 @@ func TestLeasedAtIngest(t *testing.T) {
 	ctx := context.Background()
 	db := database(t)
 	a, b := store(t, db), store(t, db)
+	postgres.Hold(a, time.Hour) // not given back (TestLeasedAtIngestUpToAClaimsWorth)
 	r := feed.Resource{Kind: feed.KindJob, ID: 1}
 	got, err := a.Claim(ctx, 4, time.Hour) // a's Feed has 4 idle workers
 	require.NoError(t, err)
@@ -72,15 +73,17 @@ func TestLeasedAtIngest(t *testing.T) {
 	assert.Equal(t, 1, got[0].Attempt)
 }
 
-// A worker that acknowledged its change is idle again: a change queued
-// after that is leased to its Store at the ingest, though the last Claim
-// found no worker idle; never more of them than the most workers a Claim
-// asked for, and none while every worker is busy.
-func TestLeasedAtIngestAfterAck(t *testing.T) {
+// A Store leases a change to itself at its ingest while its Feed has up
+// to one Claim's worth (the most a Claim asked for) beyond its idle
+// workers waiting: its next Claim hands them over without the database.
+// A worker is idle again once it acknowledged its change. What no Claim
+// took within 100 ms goes back to every instance.
+func TestLeasedAtIngestUpToAClaimsWorth(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	db := database(t)
 	a := store(t, db)
+	postgres.Hold(a, time.Hour)
 	// other claims as another instance would, asking the database.
 	other := func() []feed.Claim {
 		got, err := store(t, db).Claim(ctx, 4, time.Hour)
@@ -88,34 +91,47 @@ func TestLeasedAtIngestAfterAck(t *testing.T) {
 		return got
 	}
 	job := func(id int64) feed.Resource { return feed.Resource{Kind: feed.KindJob, ID: id} }
-	for id := range int64(2) {
-		require.NoError(t, a.Update(ctx, job(id+1), queue("x")))
+	ids := func(cs []feed.Claim) (out []int64) {
+		for _, c := range cs {
+			out = append(out, c.Resource.ID)
+		}
+		return out
 	}
+	update := func(from, to int64) {
+		for id := from; id <= to; id++ {
+			require.NoError(t, a.Update(ctx, job(id), queue("x")))
+		}
+	}
+	update(1, 2)
 	busy, err := a.Claim(ctx, 2, time.Hour) // a's Feed has 2 workers, both busy now
 	require.NoError(t, err)
 	require.Len(t, busy, 2)
-	require.NoError(t, a.Update(ctx, job(3), queue("x")))
-	got := other()
-	require.Len(t, got, 1, "no worker of a was idle")
-	assert.Equal(t, job(3), got[0].Resource)
+	update(3, 5)
+	assert.Equal(t, []int64{5}, ids(other()), "3 and 4 wait for a's workers, one Claim's worth")
 
 	require.NoError(t, a.Ack(ctx, busy[0]))
-	require.NoError(t, a.Update(ctx, job(4), queue("x")))
-	assert.Empty(t, other(), "leased to a, whose worker is idle again")
-	got, err = a.Claim(ctx, 1, time.Hour)
+	update(6, 7)
+	assert.Equal(t, []int64{7}, ids(other()), "one worker of a idle again: 6 is leased to a too")
+	got, err := a.Claim(ctx, 3, time.Hour)
 	require.NoError(t, err)
-	require.Len(t, got, 1)
-	assert.Equal(t, job(4), got[0].Resource)
+	assert.Equal(t, []int64{3, 4, 6}, ids(got))
 
-	for _, c := range []feed.Claim{busy[1], got[0]} {
-		require.NoError(t, a.Ack(ctx, c))
+	// A change leased to a Store that no Claim of its takes within 100 ms
+	// (its workers busy) goes back to every instance.
+	g := store(t, db)
+	busy, err = g.Claim(ctx, 1, time.Hour)
+	require.NoError(t, err)
+	require.Empty(t, busy)
+	require.NoError(t, g.Update(ctx, job(8), queue("x")))
+	var back []feed.Claim
+	for deadline := time.Now().Add(10 * time.Second); len(back) == 0 && time.Now().Before(deadline); {
+		back = other()
 	}
-	for id := int64(5); id <= 7; id++ {
-		require.NoError(t, a.Update(ctx, job(id), queue("x")))
-	}
-	got = other()
-	require.Len(t, got, 1, "a has 2 workers: 2 of 3 leased to it")
-	assert.Equal(t, job(7), got[0].Resource)
+	assert.Equal(t, []int64{8}, ids(back), "given back to every instance")
+	assert.Equal(t, 1, back[0].Attempt, "a lease given back is no attempt")
+	got, err = g.Claim(ctx, 1, time.Hour)
+	require.NoError(t, err)
+	assert.Empty(t, got, "given back, no longer g's")
 }
 
 // A lease renewed while a TxHandler's transaction holds the change is not
