@@ -2,6 +2,7 @@ package postgres_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/workforce-marketplace/workforce-go/feed"
@@ -25,26 +26,36 @@ func BenchmarkLatency(b *testing.B) {
 // BenchmarkThroughput measures the changes a feed hands over per second
 // (ingested, claimed, handled, acknowledged) beside the plain inserts per
 // second of the same rows into a table of the same database, one statement
-// each, from as many goroutines, and the ingests written on a guessed
-// state (see Store.Update), and how many of those guesses were wrong.
+// each, from as many goroutines: 8, 16 and 32. ratio is the feed's best
+// rate over the inserts' best: a plain insert is fastest from a few
+// goroutines (the machine is busy), a feed from many (it writes what
+// arrives together in one statement and one commit). It also reports the
+// ingests written on a guessed state (see Store.Update), and how many of
+// those guesses were wrong.
 func BenchmarkThroughput(b *testing.B) {
-	const n, conc = 5000, 8
+	const n = 5000
 	for range b.N {
-		s := store(b, database(b))
-		rate := feedtest.Throughput(b, s, n, conc)
-		guessed, wrong := postgres.GuessStats(s)
-		db := database(b)
-		ctx := context.Background()
-		if _, err := db.Exec(ctx, "CREATE TABLE raw (kind text, id bigint, seq bigint, data bytea, PRIMARY KEY (kind, id, seq))"); err != nil {
-			b.Fatal(err)
+		var best, bestBase float64
+		var guessed, wrong int64
+		for _, conc := range []int{8, 16, 32} {
+			s := store(b, database(b))
+			rate := feedtest.Throughput(b, s, n, conc)
+			g, w := postgres.GuessStats(s)
+			guessed, wrong = guessed+g, wrong+w
+			db := database(b)
+			ctx := context.Background()
+			if _, err := db.Exec(ctx, "CREATE TABLE raw (kind text, id bigint, seq bigint, data bytea, PRIMARY KEY (kind, id, seq))"); err != nil {
+				b.Fatal(err)
+			}
+			base := feedtest.RawInserts(b, n, conc, func(ctx context.Context, i int64, row []byte) error {
+				_, err := db.Exec(ctx, "INSERT INTO raw VALUES ('job', $1, 1, $2)", i, row)
+				return err
+			})
+			b.ReportMetric(rate, fmt.Sprintf("changes/s@%d", conc))
+			b.ReportMetric(base, fmt.Sprintf("raw-inserts/s@%d", conc))
+			best, bestBase = max(best, rate), max(bestBase, base)
 		}
-		base := feedtest.RawInserts(b, n, conc, func(ctx context.Context, i int64, row []byte) error {
-			_, err := db.Exec(ctx, "INSERT INTO raw VALUES ('job', $1, 1, $2)", i, row)
-			return err
-		})
-		b.ReportMetric(rate, "changes/s")
-		b.ReportMetric(base, "raw-inserts/s")
-		b.ReportMetric(rate/base, "ratio")
+		b.ReportMetric(best/bestBase, "ratio")
 		b.ReportMetric(float64(guessed), "guessed")
 		b.ReportMetric(float64(wrong), "wrong-guesses")
 	}
