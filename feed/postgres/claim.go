@@ -14,6 +14,13 @@ import (
 	"github.com/workforce-marketplace/workforce-go/feed"
 )
 
+// held is a claim this Store handed over: its token, and when its lease
+// ends unless renewed (by Extend).
+type held struct {
+	tok   string
+	until time.Time
+}
+
 // token answers a new random claim token.
 func token() string {
 	var b [12]byte

@@ -93,21 +93,6 @@ type Store struct {
 	closed  sync.Once
 }
 
-// held is a claim this Store handed over: its token, and when its lease
-// ends unless renewed (by Extend).
-type held struct {
-	tok   string
-	until time.Time
-}
-
-// prefetched is a change leased to this Store when it was queued.
-type prefetched struct {
-	c    feed.Claim
-	n    int64     // its place in the order changes were queued in
-	at   time.Time // not later than the start of its lease
-	kept time.Time // when the write that leased it here committed
-}
-
 // ackReq is one acknowledgment waiting for its batch.
 type ackReq struct {
 	c    feed.Claim
@@ -190,151 +175,6 @@ func New(ctx context.Context, pool *pgxpool.Pool) (*Store, error) {
 	return s, nil
 }
 
-// notifier sends a NOTIFY on Channel after ingests that queued changes
-// claimable by every instance: one for all that committed while the one
-// before was sent. It is not in the ingest's transaction: a transaction
-// that notifies holds a lock of the notification queue through its
-// commit, which would take every ingest's commit (and its wait for the
-// disk) one at a time. It commits without waiting for the disk: a lost
-// notification only delays a wakeup to the next poll.
-func (s *Store) notifier() {
-	for {
-		select {
-		case <-s.notify:
-		case <-s.stop:
-			return
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		b := &pgx.Batch{}
-		b.Queue("BEGIN")
-		b.Queue("SET LOCAL synchronous_commit TO OFF")
-		b.Queue("SELECT pg_notify($1, $2)", Channel, s.self)
-		b.Queue("COMMIT")
-		_ = s.pool.SendBatch(ctx, b).Close() // a failure: the poll covers it
-		cancel()
-	}
-}
-
-// changed records that changes claimable by every instance were queued
-// by this Store, and has the others told.
-func (s *Store) changed() {
-	s.mu.Lock()
-	s.dirty = true
-	s.news++
-	s.mu.Unlock()
-	select {
-	case s.notify <- struct{}{}:
-	default: // one is due already
-	}
-}
-
-// reserve answers the lease of the Feed claiming from this Store, and how
-// many changes an ingest may lease to it (reserved until unreserve or
-// prefetch), when its last Claim was recent (a third of its lease): as
-// many as make those leased here and not yet handed over (in writes under
-// way too) one Claim's worth (the most changes a Claim asked for: the
-// Feed's workers) beyond its idle workers. So the Feed's next Claim finds
-// a change waiting for every worker free by then; and a Feed whose
-// handlers are all busy holds at most one Claim's worth of changes that
-// another instance could take, for at most recheck (see returnStale).
-func (s *Store) reserve() (time.Duration, int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.lease <= 0 || time.Since(s.claimed) > s.lease/3 {
-		return s.lease, 0
-	}
-	idle := max(s.workers-len(s.claims), 0)
-	n := max(idle+s.workers-len(s.local)-s.reserved, 0)
-	s.reserved += n
-	return s.lease, n
-}
-
-// unreserve gives back n leases reserve granted.
-func (s *Store) unreserve(n int) {
-	s.mu.Lock()
-	s.reserved -= n
-	s.mu.Unlock()
-}
-
-// prefetch keeps the changes an ingest leased to this Store for the next
-// Claim, and gives back the reserve of heads leases.
-func (s *Store) prefetch(ps []prefetched, heads int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.reserved -= heads
-	now := time.Now()
-	for _, p := range ps {
-		p.kept = now
-		s.local = append(s.local, p)
-	}
-	if len(s.local) > 0 && s.giveBack == nil {
-		s.giveBack = time.AfterFunc(s.hold, s.returnStale)
-	}
-}
-
-// returnStale ends the leases of the changes leased to this Store at
-// their ingest that no Claim took within hold (its Feed's workers are all
-// busy), so that every instance may claim them, and announces them.
-func (s *Store) returnStale() {
-	s.giving.Lock()
-	defer s.giving.Unlock()
-	s.mu.Lock()
-	s.giveBack = nil
-	select {
-	case <-s.stop: // Close returns them all
-		s.mu.Unlock()
-		return
-	default:
-	}
-	now := time.Now()
-	var stale, keep []prefetched
-	next := time.Duration(-1)
-	for _, p := range s.local {
-		if wait := p.kept.Add(s.hold).Sub(now); wait > 0 {
-			keep = append(keep, p)
-			if next < 0 || wait < next {
-				next = wait
-			}
-		} else {
-			stale = append(stale, p)
-		}
-	}
-	s.local = keep
-	if next >= 0 {
-		s.giveBack = time.AfterFunc(next, s.returnStale)
-	}
-	s.mu.Unlock()
-	if len(stale) == 0 {
-		return
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := s.unlease(ctx, stale); err != nil {
-		// Still leased here: the next Claim hands them over (renewed), or
-		// their leases end on their own.
-		s.mu.Lock()
-		s.local = append(stale, s.local...)
-		if s.giveBack == nil {
-			s.giveBack = time.AfterFunc(s.hold, s.returnStale)
-		}
-		s.mu.Unlock()
-		return
-	}
-	s.changed()
-}
-
-// unlease ends the leases of ps, made at their ingest and never handed
-// over: their changes may be claimed at once, and their claim does not
-// count as an attempt.
-func (s *Store) unlease(ctx context.Context, ps []prefetched) error {
-	kinds, ids, seqs, toks := claimArrays(ps)
-	_, err := s.pool.Exec(ctx, `UPDATE workforce_feed_changes c
-		SET lease_token = NULL, lease_until = NULL, attempts = c.attempts - 1
-		FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::text[]) AS a(kind, id, seq, tok)
-		WHERE c.kind = a.kind AND c.id = a.id AND c.seq = a.seq AND c.lease_token = a.tok`, kinds, ids, seqs, toks)
-	return err
-}
-
 // Pool answers the connection pool.
 func (s *Store) Pool() *pgxpool.Pool { return s.pool }
 
@@ -366,14 +206,6 @@ func (s *Store) Close() {
 			s.pool.Close()
 		}
 	})
-}
-
-// claimArrays answers the keys and tokens of ps as arrays, for unnest.
-func claimArrays(ps []prefetched) (kinds []string, ids, seqs []int64, toks []string) {
-	for _, p := range ps {
-		kinds, ids, seqs, toks = append(kinds, string(p.c.Resource.Kind)), append(ids, p.c.Resource.ID), append(seqs, p.c.Seq), append(toks, p.c.Token)
-	}
-	return kinds, ids, seqs, toks
 }
 
 var errClosed = errors.New("postgres: the store is closed")
@@ -411,59 +243,6 @@ func (s *Store) SetMark(ctx context.Context, name string, t time.Time) error {
 		return fmt.Errorf("postgres: storing mark %s: %w", name, err)
 	}
 	return nil
-}
-
-// heard records news from another instance: claimable changes.
-func (s *Store) heard() {
-	s.mu.Lock()
-	s.dirty = true
-	s.news++
-	s.mu.Unlock()
-}
-
-// Wake implements feed.Waker: it LISTENs on Channel on a connection of
-// its own and calls wake on every notification, reconnecting after a
-// failure, until ctx ends.
-func (s *Store) Wake(ctx context.Context, wake func()) error {
-	for {
-		err := s.listen(ctx, wake)
-		if ctx.Err() != nil {
-			return nil
-		}
-		t := time.NewTimer(time.Second)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return nil
-		case <-t.C:
-		}
-		_ = err // a lost connection: listen again; the poll covers the gap
-	}
-}
-
-func (s *Store) listen(ctx context.Context, wake func()) error {
-	pc, err := s.pool.Acquire(ctx)
-	if err != nil {
-		return err
-	}
-	conn := pc.Hijack() // LISTEN belongs to this connection: it never goes back to the pool
-	defer conn.Close(context.WithoutCancel(ctx))
-	if _, err := conn.Exec(ctx, "LISTEN "+pgx.Identifier{Channel}.Sanitize()); err != nil {
-		return err
-	}
-	s.heard()
-	wake() // what was queued while no one listened
-	for {
-		n, err := conn.WaitForNotification(ctx)
-		if err != nil {
-			return err
-		}
-		if n.Payload == s.self {
-			continue // this Store's own: it knew, and its Feed was woken
-		}
-		s.heard()
-		wake()
-	}
 }
 
 // TxHandler answers a feed.Handler that calls fn inside the transaction
