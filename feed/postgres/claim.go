@@ -164,7 +164,7 @@ func (s *Store) claim(ctx context.Context, n int, lease time.Duration) ([]prefet
 	// acknowledgment (durable) tells apart.
 	b := &pgx.Batch{}
 	b.Queue("BEGIN")
-	b.Queue("SET LOCAL synchronous_commit TO OFF")
+	b.Queue(planOnce + ", set_config('synchronous_commit', 'off', true)")
 	b.Queue(`
 		WITH ready AS (
 			SELECT c.kind, c.id, c.seq FROM workforce_feed_changes c
