@@ -89,10 +89,11 @@ type wireChange struct {
 
 // encodeWire answers c as the feed stores it: a header (c without its
 // copy, as a JSON object), a newline, and the copy as it came (a JSON
-// document, checked by copyOf), so that neither storing nor reading the
-// change goes over the copy twice. No newline can be in the header, since
-// JSON escapes it in strings. Earlier versions stored one JSON object, the
-// copy in its member "copy", which decodeWire reads too.
+// object: decoded by the SDK, or checked by checkRaw), so that neither
+// storing nor reading the change goes over the copy twice. No newline can
+// be in the header, since JSON escapes it in strings. Earlier versions
+// stored one JSON object, the copy in its member "copy", which decodeWire
+// reads too (they read this form as corrupt).
 func encodeWire(c wireChange) ([]byte, error) {
 	doc := c.Copy
 	c.Copy = nil

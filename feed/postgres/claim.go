@@ -64,6 +64,7 @@ func (s *Store) Claim(ctx context.Context, n int, lease time.Duration) ([]feed.C
 		if err != nil {
 			s.mu.Lock()
 			s.local = append(stale, s.local...) // their leases end on their own, or the next Claim renews them
+			s.armGiveBack()
 			s.mu.Unlock()
 			return nil, err
 		}
@@ -76,6 +77,7 @@ func (s *Store) Claim(ctx context.Context, n int, lease time.Duration) ([]feed.C
 			s.mu.Lock()
 			s.dirty = true
 			s.local = append(fresh, s.local...)
+			s.armGiveBack()
 			s.mu.Unlock()
 			return nil, err
 		}
@@ -164,7 +166,11 @@ func (s *Store) claim(ctx context.Context, n int, lease time.Duration) ([]prefet
 	// acknowledgment (durable) tells apart.
 	b := &pgx.Batch{}
 	b.Queue("BEGIN")
-	b.Queue(planOnce + ", set_config('synchronous_commit', 'off', true)")
+	// Its one plan (genericPlans) expects some rows ready: without hash
+	// and merge joins, it finds each by its key, not by reading the
+	// queue whole.
+	b.Queue(genericPlans + `, set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true),
+		set_config('synchronous_commit', 'off', true)`)
 	b.Queue(`
 		WITH ready AS (
 			SELECT c.kind, c.id, c.seq FROM workforce_feed_changes c
@@ -268,10 +274,10 @@ func (s *Store) Extend(ctx context.Context, c feed.Claim, lease time.Duration) e
 	k := claimKey{c.Resource, c.Seq}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	h, mine := s.claims[k]
-	mine = mine && h.tok == c.Token
+	h, ok := s.claims[k]
+	mine := ok && h.tok == c.Token
 	if tag.RowsAffected() == 1 {
-		if mine {
+		if mine || !ok { // renewed: held again, if its entry was swept
 			s.claims[k] = held{c.Token, time.Now().Add(lease)}
 		}
 		return nil

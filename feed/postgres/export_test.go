@@ -17,3 +17,11 @@ func Hold(s *Store, d time.Duration) {
 	defer s.mu.Unlock()
 	s.hold = d
 }
+
+// Local answers how many changes leased to s at their ingest wait for its
+// next Claim.
+func Local(s *Store) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.local)
+}

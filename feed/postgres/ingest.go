@@ -74,18 +74,17 @@ type updateReq struct {
 	read  bool // its write lost: read first, not guessed
 }
 
-// planOnce, run first in a transaction, has the Store's statements in it
-// planned once per connection (their generic plan), whatever their
-// arguments: planned for each, those taking arrays (whose lengths vary)
-// and the claim were planned again at most calls, at a cost above their
-// execution (0.3 ms a call for the acknowledgments' delete, 0.4 ms for the
-// claim). Made maybe on tables still small, that plan must not scan them
-// whole: every row it reads is found by an index. Its settings end with
-// the transaction.
-const planOnce = `SELECT set_config('plan_cache_mode', 'force_generic_plan', true), set_config('enable_seqscan', 'off', true),
-	set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true)`
+// genericPlans, run first in a transaction, has the Store's statements in
+// it planned once per connection (their generic plan) whatever their
+// arguments: planned for each, as by default, those taking arrays (whose
+// lengths vary) and the claim were planned again at most calls, at a cost
+// above their execution (0.3 ms a call for the acknowledgments' delete,
+// 0.4 ms for the claim). A generic plan is made again when ANALYZE
+// (autovacuum) updates the statistics of its tables, so it follows them as
+// they grow. The setting ends with the transaction.
+const genericPlans = `SELECT set_config('plan_cache_mode', 'force_generic_plan', true)`
 
-// writers is how many cycles of updates and acknowledgments may be under
+// writers is how many cycles// writers is how many cycles of updates and acknowledgments may be under
 // way at once.
 const writers = 2
 
@@ -175,7 +174,7 @@ func (s *Store) cycle(ready, unread []*updateReq, acks []*ackReq) (nextReady, ne
 	writes := w != nil && w.args != nil
 	if writes || len(acks) > 0 {
 		b.Queue("BEGIN")
-		b.Queue(planOnce)
+		b.Queue(genericPlans)
 		if writes {
 			w.queue(b)
 		}
@@ -203,7 +202,7 @@ func (s *Store) cycle(ready, unread []*updateReq, acks []*ackReq) (nextReady, ne
 		br := s.pool.SendBatch(ctx, b)
 		defer br.Close()
 		if writes || len(acks) > 0 {
-			for range 2 { // BEGIN, planOnce
+			for range 2 { // BEGIN, genericPlans
 				if _, err := br.Exec(); err != nil {
 					return err
 				}

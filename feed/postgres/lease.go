@@ -23,7 +23,7 @@ type prefetched struct {
 // Feed's workers) beyond its idle workers. So the Feed's next Claim finds
 // a change waiting for every worker free by then; and a Feed whose
 // handlers are all busy holds at most one Claim's worth of changes that
-// another instance could take, for at most recheck (see returnStale).
+// another instance could take, for about hold (see returnStale).
 func (s *Store) reserve() (time.Duration, int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -54,6 +54,12 @@ func (s *Store) prefetch(ps []prefetched, heads int) {
 		p.kept = now
 		s.local = append(s.local, p)
 	}
+	s.armGiveBack()
+}
+
+// armGiveBack has returnStale run after hold when local holds changes and
+// no run is due. The caller holds s.mu.
+func (s *Store) armGiveBack() {
 	if len(s.local) > 0 && s.giveBack == nil {
 		s.giveBack = time.AfterFunc(s.hold, s.returnStale)
 	}
@@ -97,13 +103,16 @@ func (s *Store) returnStale() {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if err := s.unlease(ctx, stale); err != nil {
-		// Still leased here: the next Claim hands them over (renewed), or
-		// their leases end on their own.
+		// Maybe still leased here, maybe given back all the same (the error
+		// came after the commit: every instance may claim them): kept to be
+		// given back again, or renewed by the next Claim before it hands
+		// them over (as if old), which keeps those still leased here.
+		for i := range stale {
+			stale[i].at = time.Time{}
+		}
 		s.mu.Lock()
 		s.local = append(stale, s.local...)
-		if s.giveBack == nil {
-			s.giveBack = time.AfterFunc(s.hold, s.returnStale)
-		}
+		s.armGiveBack()
 		s.mu.Unlock()
 		return
 	}

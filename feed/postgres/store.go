@@ -11,7 +11,10 @@
 // search_path: workforce_feed_resources, workforce_feed_changes and
 // workforce_feed_marks.
 //
-// It uses github.com/jackc/pgx/v5.
+// It uses github.com/jackc/pgx/v5, and needs PostgreSQL 12 or later.
+// Instances sharing a database run the same version of this module:
+// upgrade them together (stop the old ones first), since an earlier
+// version reads the changes a later one stored as corrupt.
 package postgres
 
 import (
@@ -72,7 +75,7 @@ type Store struct {
 	// Changes leased to this Store when they were queued (see Update),
 	// oldest first, for the next Claim to hand over.
 	local    []prefetched
-	giveBack *time.Timer   // set while local holds changes: see returnStale
+	giveBack *time.Timer   // armed while local holds changes (armGiveBack): see returnStale
 	giving   sync.Mutex    // held by returnStale: Close waits for it
 	hold     time.Duration // how long they wait for a Claim: recheck (tests change it)
 	reserved int           // leases of that kind in writes under way
