@@ -84,25 +84,42 @@ type wireChange struct {
 	At           time.Time       `json:"at"`
 	Source       Source          `json:"source"`
 	Seen         time.Time       `json:"seen"`
-	Copy         json.RawMessage `json:"copy,omitempty"` // only in the form of earlier versions
+	Copy         json.RawMessage `json:"copy,omitempty"` // last: see encodeWire
 }
 
-// encodeWire answers c as the feed stores it: a header (c without its
-// copy, as a JSON object), a newline, and the copy as it came (a JSON
-// object: decoded by the SDK, or checked by checkRaw), so that neither
-// storing nor reading the change goes over the copy twice. No newline can
-// be in the header, since JSON escapes it in strings. Earlier versions
-// stored one JSON object, the copy in its member "copy", which decodeWire
-// reads too (they read this form as corrupt).
+// copyMember joins a stored change's header and its copy (encodeWire).
+var copyMember = []byte(`,"copy":`)
+
+// encodeWire answers c as the feed stores it: one JSON object, c's fields
+// with its copy last, as it came (a JSON object: decoded by the SDK, or
+// checked by checkRaw), so that storing the change does not go over the
+// copy. It is what json.Marshal made of c in earlier versions (the copy
+// was last there too, compacted), so that they read it, and decodeWire
+// reads theirs.
 func encodeWire(c wireChange) ([]byte, error) {
 	doc := c.Copy
 	c.Copy = nil
-	head, err := json.Marshal(c)
+	head, err := json.Marshal(c) // {"kind":…,"seen":…}
 	if err != nil {
 		return nil, err
 	}
-	b := make([]byte, 0, len(head)+1+len(doc))
-	return append(append(append(b, head...), '\n'), doc...), nil
+	b := make([]byte, 0, len(head)+len(copyMember)+len(doc))
+	b = append(append(append(b, head[:len(head)-1]...), copyMember...), doc...)
+	return append(b, '}'), nil
+}
+
+// cutCopy splits a stored change into its header (a JSON object of its
+// other fields) and its copy, without going over the copy: the copy is
+// its last member, and the first ,"copy": is where it starts, since
+// json.Marshal escapes every quote in the header's strings. It answers
+// data and no copy when data is not of that form.
+func cutCopy(data []byte) (head, doc []byte) {
+	i := bytes.Index(data, copyMember)
+	t := bytes.TrimRight(data, " \t\r\n")
+	if i < 0 || len(t) <= i+len(copyMember) || t[len(t)-1] != '}' {
+		return data, nil
+	}
+	return append(data[:i:i], '}'), t[i+len(copyMember) : len(t)-1]
 }
 
 // decodeChange reads back the stored change c claimed, with its copy
@@ -122,11 +139,11 @@ func decodeChange(c Claim) *Change {
 // decoded, it answers the change read so far too.
 func decodeWire(data []byte, attempt int) (*Change, error) {
 	var w wireChange
-	head, doc, split := bytes.Cut(data, []byte{'\n'})
+	head, doc := cutCopy(data)
 	if err := json.Unmarshal(head, &w); err != nil {
 		return nil, fmt.Errorf("%w: a stored change: %v", ErrCorrupt, err)
 	}
-	if split {
+	if doc != nil {
 		w.Copy = doc
 	}
 	c := &Change{Kind: w.Kind, ResourceID: w.ID, Seq: w.Seq, TransitionID: w.TransitionID, From: w.From, To: w.To,
@@ -175,8 +192,8 @@ func readRecord(b []byte) (record, error) {
 	return r, nil
 }
 
-// copyOf answers a resource's JSON document: Raw as received (a JSON
-// object: decoded by the SDK, or checked by checkRaw), or the resource
+// copyOf answers a resource's JSON document: Raw as received (decoded by
+// the SDK, or checked by checkRaw), or the resource
 // encoded when it has none (one built by the caller).
 func copyOf(raw json.RawMessage, v any) (json.RawMessage, error) {
 	if len(raw) > 0 {
@@ -185,13 +202,20 @@ func copyOf(raw json.RawMessage, v any) (json.RawMessage, error) {
 	return json.Marshal(v)
 }
 
-// checkRaw answers an error unless raw is empty or a JSON object.
-func checkRaw(raw json.RawMessage) error {
+// checkRaw answers an error unless raw (the Raw of a copy the caller
+// passes) is empty or reads back, as the feed reads a stored copy, as a
+// record of id (idOf tells a record's id): a Raw that does not would reach
+// the handler as a corrupt change, or as another resource's copy.
+func checkRaw[T any](raw json.RawMessage, id int64, idOf func(*T) int64) error {
 	if len(raw) == 0 {
 		return nil
 	}
-	if t := bytes.TrimLeft(raw, " \t\r\n"); len(t) == 0 || t[0] != '{' || !json.Valid(raw) {
-		return errors.New("its Raw is not a JSON object")
+	var v *T
+	if _, err := workforce.Decode(raw, &v); err != nil {
+		return fmt.Errorf("its Raw cannot be read back: %w", err)
+	}
+	if v == nil || idOf(v) != id {
+		return errors.New("its Raw is a copy of another record")
 	}
 	return nil
 }

@@ -9,23 +9,29 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// A change is stored as a header, a newline and the copy as received, and
-// reads back whole, a copy holding newlines and escapes included.
+// A change is stored as one JSON object, its copy last as received, and
+// reads back whole: a copy holding newlines, escapes and its own "copy"
+// member, states holding what the copy's member looks like. An earlier
+// version (json.Unmarshal of the whole) reads it too.
 func TestAStoredChangeReadsBack(t *testing.T) {
 	t.Parallel()
-	doc := json.RawMessage("{\n  \"id\": 7,\n  \"state\": \"filled\",\n  \"requestor_notes\": \"a\\nb \\u00e9\"\n}")
+	doc := json.RawMessage("{\n  \"id\": 7,\n  \"state\": \"filled\",\"copy\":{},\n  \"requestor_notes\": \"a\\nb \\u00e9 ,\\\"copy\\\":\"\n}")
 	at := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
-	w := wireChange{Kind: KindJob, ID: 7, Seq: 2, TransitionID: 70, From: "posted\n", To: "filled", At: at,
+	from := `posted,"copy":{"id":9}}`
+	w := wireChange{Kind: KindJob, ID: 7, Seq: 2, TransitionID: 70, From: from, To: "filled", At: at,
 		Source: SourceWebhook, Seen: at.Add(time.Second), Copy: doc}
 	data, err := encodeWire(w)
 	require.NoError(t, err)
+	var earlier wireChange
+	require.NoError(t, json.Unmarshal(data, &earlier))
+	assert.Equal(t, w, earlier)
 	c, err := decodeWire(data, 3)
 	require.NoError(t, err)
-	assert.Equal(t, &Change{Kind: KindJob, ResourceID: 7, Seq: 2, TransitionID: 70, From: "posted\n", To: "filled", At: at,
+	assert.Equal(t, &Change{Kind: KindJob, ResourceID: 7, Seq: 2, TransitionID: 70, From: from, To: "filled", At: at,
 		Source: SourceWebhook, Seen: at.Add(time.Second), Attempt: 3, Job: c.Job}, c)
 	require.NotNil(t, c.Job)
 	assert.EqualValues(t, 7, c.Job.ID)
-	assert.Equal(t, "a\nb é", c.Job.RequestorNotes)
+	assert.Equal(t, "a\nb é ,\"copy\":", c.Job.RequestorNotes)
 	assert.Equal(t, string(doc), string(c.Job.Raw))
 }
 
@@ -44,4 +50,27 @@ func TestAChangeStoredByAnEarlierVersionReadsBack(t *testing.T) {
 	require.NotNil(t, c.JobRequest)
 	assert.EqualValues(t, 5, c.JobRequest.ID)
 	assert.JSONEq(t, `{"id":5,"state":"posted","updated_at":"2026-03-01T09:00:00Z"}`, string(c.JobRequest.Raw))
+}
+
+// FuzzStoredChange checks that a change reads back as stored whatever its
+// states and its copy's strings hold, by decodeWire and by an earlier
+// version's json.Unmarshal alike.
+func FuzzStoredChange(f *testing.F) {
+	f.Add(`posted`, `filled`, `bring boots`)
+	f.Add(`,"copy":{`, `"}`, `,"copy":null}`)
+	f.Fuzz(func(t *testing.T, from, to, notes string) {
+		doc, err := json.Marshal(map[string]any{"id": 7, "state": to, "requestor_notes": notes})
+		require.NoError(t, err)
+		w := wireChange{Kind: KindJob, ID: 7, Seq: 1, From: from, To: to, Source: SourceSync, Copy: doc}
+		data, err := encodeWire(w)
+		require.NoError(t, err)
+		var earlier wireChange
+		require.NoError(t, json.Unmarshal(data, &earlier))
+		c, err := decodeWire(data, 1)
+		require.NoError(t, err)
+		require.NotNil(t, c.Job)
+		assert.Equal(t, earlier.From, c.From) // json.Marshal made invalid UTF-8 valid for both
+		assert.Equal(t, earlier.To, c.To)
+		assert.Equal(t, string(doc), string(c.Job.Raw))
+	})
 }

@@ -181,11 +181,11 @@ func (f *Feed) ingestEvent(ctx context.Context, ev *webhook.Event) error {
 // IngestJob ingests a copy of a Job obtained some other way (the answer of
 // an API call, say): the changes its transitions reveal are queued, once.
 // It answers when they are stored. The Job's Raw, kept with its changes,
-// must be a JSON object (as the SDK decodes it), or empty: the Job is
-// then encoded.
+// must be empty (the Job is then encoded) or read back as this Job, as the
+// SDK decodes it (an error matching ErrMalformed otherwise).
 func (f *Feed) IngestJob(ctx context.Context, job *workforce.Job) error {
 	if job != nil {
-		if err := checkRaw(job.Raw); err != nil {
+		if err := checkRaw(job.Raw, job.ID, func(j *workforce.Job) int64 { return j.ID }); err != nil {
 			return fmt.Errorf("%w: job %d: %w", ErrMalformed, job.ID, err)
 		}
 	}
@@ -196,7 +196,7 @@ func (f *Feed) IngestJob(ctx context.Context, job *workforce.Job) error {
 // way, as IngestJob does.
 func (f *Feed) IngestJobRequest(ctx context.Context, jr *workforce.JobRequest) error {
 	if jr != nil {
-		if err := checkRaw(jr.Raw); err != nil {
+		if err := checkRaw(jr.Raw, jr.ID, func(r *workforce.JobRequest) int64 { return r.ID }); err != nil {
 			return fmt.Errorf("%w: job request %d: %w", ErrMalformed, jr.ID, err)
 		}
 	}

@@ -451,19 +451,19 @@ func TestAnUndecodableChangeIsHandedOverMarked(t *testing.T) {
 	}
 }
 
-// A copy the caller passes whose Raw is not a JSON object is refused
-// (ErrMalformed) and nothing is queued: the Raw is what the handler would
-// be handed.
-func TestACallersRawMustBeAJSONObject(t *testing.T) {
+// A copy the caller passes whose Raw does not read back as its record (not
+// JSON, no id, another record's) is refused (ErrMalformed) and nothing is
+// queued: the Raw is what the handler would be handed.
+func TestACallersRawMustReadBackAsItsRecord(t *testing.T) {
 	t.Parallel()
 	f, err := feed.New(nil, "", func(context.Context, *feed.Change) error { return nil })
 	require.NoError(t, err)
 	ctx := context.Background()
-	for _, raw := range []string{`{"id": 1,`, `[1]`, `"x"`, ` `} {
+	for _, raw := range []string{`{"id": 1,`, `[1]`, `"x"`, ` `, `{}`, `{"id": 0}`, `{"id": null}`, `{"id": 8}`, `{"jobs": [{"id": 1}]}`} {
 		j := job(1, "1:filled")
 		j.Raw = json.RawMessage(raw)
 		assert.ErrorIs(t, f.IngestJob(ctx, j), feed.ErrMalformed, raw)
-		jr := jobRequest(2, "posted", 1)
+		jr := jobRequest(1, "posted", 1)
 		jr.Raw = json.RawMessage(raw)
 		assert.ErrorIs(t, f.IngestJobRequest(ctx, jr), feed.ErrMalformed, raw)
 	}

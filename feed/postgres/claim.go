@@ -63,7 +63,8 @@ func (s *Store) Claim(ctx context.Context, n int, lease time.Duration) ([]feed.C
 		renewed, err := s.renew(ctx, stale, lease)
 		if err != nil {
 			s.mu.Lock()
-			s.local = append(stale, s.local...) // their leases end on their own, or the next Claim renews them
+			// Kept: the next Claim renews them, or they are given back.
+			s.local = append(append(stale, fresh...), s.local...)
 			s.armGiveBack()
 			s.mu.Unlock()
 			return nil, err

@@ -100,6 +100,8 @@ func TestTheStoresSettingsEndWithItsTransactions(t *testing.T) {
 	wg.Wait()
 	require.NotZero(t, failed.Load(), "the refused delete failed its batch")
 	require.NoError(t, s.Update(ctx, feed.Resource{Kind: feed.KindJob, ID: 7}, queue("x"))) // a cycle that commits
+	s.Close()
+	other.Close() // their connections idle in the pool
 	conns := db.AcquireAllIdle(ctx)
 	require.NotEmpty(t, conns)
 	for _, c := range conns {

@@ -12,9 +12,6 @@
 // workforce_feed_marks.
 //
 // It uses github.com/jackc/pgx/v5, and needs PostgreSQL 12 or later.
-// Instances sharing a database run the same version of this module:
-// upgrade them together (stop the old ones first), since an earlier
-// version reads the changes a later one stored as corrupt.
 package postgres
 
 import (

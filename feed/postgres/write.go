@@ -17,7 +17,8 @@ type write struct {
 	after   map[feed.Resource]*resourceState // the state each record written leaves
 	guessed map[feed.Resource]*resourceState // the states guessed (see known)
 	leased  []prefetched
-	heads   int // leases reserved
+	heads   int          // leases reserved
+	unsure  []prefetched // the changes leased here, should the commit's answer be lost
 	data    map[claimKey][]byte
 	queued  map[feed.Resource]bool // resources with changes queued unleased
 	tok     string
@@ -112,6 +113,9 @@ func (s *Store) prepare(ready []*updateReq) *write {
 		w.data[claimKey{r, c.seqs[i]}] = c.data[i]
 		if !c.lease[i] {
 			w.queued[r] = true // queued unleased
+		} else {
+			// No start: a Claim renews it first (see done).
+			w.unsure = append(w.unsure, prefetched{c: feed.Claim{Resource: r, Seq: c.seqs[i], Attempt: 1, Token: w.tok, Data: c.data[i]}})
 		}
 	}
 	for i := range rw.kinds {
@@ -196,14 +200,17 @@ func (w *write) results(br pgx.BatchResults) error {
 // done hands the changes leased to this Store (if committed) to the next
 // Claim, gives back the leases reserved, keeps the states written in
 // w.s.known (and forgets those of the writes lost), and announces changes
-// queued unleased. Uncommitted (an error), changes leased here, if any
-// were, come back to every instance when their lease ends.
+// queued unleased. After an error, the changes it leased here are kept
+// all the same, to be renewed or given back: it may have committed.
 func (w *write) done(committed bool) {
 	if !committed {
-		w.s.unreserve(w.heads)
 		for r := range w.after {
 			w.s.known.forget(r)
 		}
+		// It may have committed all the same (its answer lost): the changes
+		// it leased here are kept, to be renewed (which finds them, or not)
+		// before a Claim hands them over, or given back.
+		w.s.prefetch(w.unsure, w.heads)
 		return
 	}
 	for r, st := range w.after {
