@@ -25,3 +25,17 @@ func Local(s *Store) int {
 	defer s.mu.Unlock()
 	return len(s.local)
 }
+
+// Age makes the changes leased to s at their ingest d older, as if they
+// had waited d for a Claim.
+func Age(s *Store, d time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i := range s.local {
+		s.local[i].at = s.local[i].at.Add(-d)
+		s.local[i].kept = s.local[i].kept.Add(-d)
+	}
+}
+
+// ReturnStale gives back at once what returnStale would after hold.
+func ReturnStale(s *Store) { s.returnStale() }

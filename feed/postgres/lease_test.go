@@ -172,3 +172,32 @@ func TestAGiveBackThatFailsAfterItsCommitHandsOverOnce(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, fromA, "handed over by b already")
 }
+
+// A Claim that fails keeps the changes leased to its Store at their ingest
+// that it took: its renewal failing, the fresh ones too (found by an
+// outside attack: they waited out their lease, handed over by none).
+func TestAFailedClaimKeepsTheChangesItTook(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := database(t)
+	a := store(t, db)
+	postgres.Hold(a, time.Hour) // given back only when the test says
+	const lease = time.Minute
+	_, err := a.Claim(ctx, 4, lease)
+	require.NoError(t, err)
+	require.NoError(t, a.Update(ctx, job(1), count))
+	postgres.Age(a, lease/2) // to be renewed by the next Claim
+	require.NoError(t, a.Update(ctx, job(2), count))
+	gone, cancel := context.WithCancel(ctx)
+	cancel()
+	_, err = a.Claim(gone, 4, lease)
+	require.Error(t, err)
+	require.Equal(t, 2, postgres.Local(a))
+
+	// Given back (the Feed may be gone), they are every instance's.
+	postgres.Age(a, time.Hour)
+	postgres.ReturnStale(a)
+	got, err := store(t, db).Claim(ctx, 4, lease)
+	require.NoError(t, err)
+	assert.Len(t, got, 2)
+}
