@@ -72,6 +72,7 @@ type Store struct {
 
 	mu     sync.Mutex
 	claims map[feed.Resource]*lease // the leases of this process
+	txAcks map[string]bool          // the tokens of claims acknowledged in a handler's transaction, until their Ack
 	tokens int64
 	closed bool
 }
@@ -167,7 +168,7 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 		return nil, fmt.Errorf("sqlite: %s: counting the attempts of the last process: %w", path, err)
 	}
 	s := &Store{db: db, writes: make(chan *write, maxBatch), stop: make(chan struct{}), done: make(chan struct{}),
-		claims: map[feed.Resource]*lease{}}
+		claims: map[feed.Resource]*lease{}, txAcks: map[string]bool{}}
 	go s.writer()
 	return s, nil
 }
@@ -421,12 +422,17 @@ func (s *Store) holds(c feed.Claim) (*lease, error) {
 // Ack implements feed.Store.
 func (s *Store) Ack(ctx context.Context, c feed.Claim) error {
 	s.mu.Lock()
-	l, err := s.holds(c)
-	if err == nil && l.acked {
-		delete(s.claims, c.Resource)
+	if s.txAcks[c.Token] {
+		// Acknowledged in the handler's transaction: its lease may be
+		// gone already, the resource's next change claimed.
+		delete(s.txAcks, c.Token)
+		if l := s.claims[c.Resource]; l != nil && l.token == c.Token {
+			delete(s.claims, c.Resource)
+		}
 		s.mu.Unlock()
-		return nil // acknowledged in the handler's transaction
+		return nil
 	}
+	_, err := s.holds(c)
 	s.mu.Unlock()
 	if err != nil {
 		return err
@@ -589,6 +595,9 @@ func (s *Store) TxHandler(fn func(ctx context.Context, tx *sql.Tx, c *feed.Chang
 			if l := s.claims[r]; l != nil && l.token == claim.Token {
 				l.acking = false
 				l.acked = err == nil
+			}
+			if err == nil {
+				s.txAcks[claim.Token] = true
 			}
 		})
 	}

@@ -112,6 +112,30 @@ func TestATxHandlerPanicIsAnError(t *testing.T) {
 	assert.EqualValues(t, 1, cs[0].Seq)
 }
 
+// A change acknowledged in a TxHandler's transaction is acknowledged by
+// the feed's Ack that follows, even when the resource's next change was
+// claimed in between (a free worker claims as soon as the handler
+// returns): found by an outside test, whose counts showed lost leases.
+func TestATxHandlersAckFollowsTheNextClaim(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := open(t, filepath.Join(t.TempDir(), "feed.db"))
+	t.Cleanup(func() { s.Close() })
+	r := feed.Resource{Kind: feed.KindJob, ID: 1}
+	require.NoError(t, s.Update(ctx, r, queueTwo))
+	first, err := s.Claim(ctx, 1, time.Hour)
+	require.NoError(t, err)
+	require.Len(t, first, 1)
+	h := s.TxHandler(func(context.Context, *sql.Tx, *feed.Change) error { return nil })
+	require.NoError(t, h(ctx, &feed.Change{Kind: r.Kind, ResourceID: r.ID, Seq: 1}))
+	next, err := s.Claim(ctx, 1, time.Hour)
+	require.NoError(t, err)
+	require.Len(t, next, 1)
+	assert.EqualValues(t, 2, next[0].Seq)
+	require.NoError(t, s.Ack(ctx, first[0]))
+	require.NoError(t, s.Ack(ctx, next[0]), "the next change's claim is untouched")
+}
+
 // A change handed over by a process that died before its outcome was
 // stored comes back after the restart as a second attempt: the handler
 // may have seen it, and Change.Attempt must say so.
