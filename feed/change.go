@@ -193,8 +193,8 @@ func readRecord(b []byte) (record, error) {
 }
 
 // copyOf answers a resource's JSON document: Raw as received (decoded by
-// the SDK, or checked by checkRaw), or the resource
-// encoded when it has none (one built by the caller).
+// the SDK, or checked by checkRaw), or the resource encoded when it has
+// none (one built by the caller).
 func copyOf(raw json.RawMessage, v any) (json.RawMessage, error) {
 	if len(raw) > 0 {
 		return raw, nil

@@ -84,7 +84,7 @@ type updateReq struct {
 // they grow. The setting ends with the transaction.
 const genericPlans = `SELECT set_config('plan_cache_mode', 'force_generic_plan', true)`
 
-// writers is how many cycles// writers is how many cycles of updates and acknowledgments may be under
+// writers is how many cycles of updates and acknowledgments may be under
 // way at once.
 const writers = 2
 

@@ -16,11 +16,11 @@ type write struct {
 	lost    map[feed.Resource]bool           // written on a version read no longer current
 	after   map[feed.Resource]*resourceState // the state each record written leaves
 	guessed map[feed.Resource]*resourceState // the states guessed (see known)
-	leased  []prefetched
-	heads   int          // leases reserved
-	unsure  []prefetched // the changes leased here, should the commit's answer be lost
-	data    map[claimKey][]byte
-	queued  map[feed.Resource]bool // resources with changes queued unleased
+	leases  []prefetched                     // the changes it leases here, if written (no start yet: see done)
+	leaseOf map[claimKey]int                 // their places in leases
+	leased  []prefetched                     // those written, as the statement answered them
+	heads   int                              // leases reserved
+	queued  map[feed.Resource]bool           // resources with changes queued unleased
 	tok     string
 	sent    time.Time
 }
@@ -107,16 +107,15 @@ func (s *Store) prepare(ready []*updateReq) *write {
 	if len(rw.kinds) == 0 {
 		return w // nothing to write: every update was made on what was read
 	}
-	w.data = map[claimKey][]byte{}
+	w.leaseOf = map[claimKey]int{}
 	for i := range c.kinds {
 		r := feed.Resource{Kind: feed.Kind(c.kinds[i]), ID: c.ids[i]}
-		w.data[claimKey{r, c.seqs[i]}] = c.data[i]
 		if !c.lease[i] {
 			w.queued[r] = true // queued unleased
-		} else {
-			// No start: a Claim renews it first (see done).
-			w.unsure = append(w.unsure, prefetched{c: feed.Claim{Resource: r, Seq: c.seqs[i], Attempt: 1, Token: w.tok, Data: c.data[i]}})
+			continue
 		}
+		w.leaseOf[claimKey{r, c.seqs[i]}] = len(w.leases)
+		w.leases = append(w.leases, prefetched{c: feed.Claim{Resource: r, Seq: c.seqs[i], Attempt: 1, Token: w.tok, Data: c.data[i]}})
 	}
 	for i := range rw.kinds {
 		w.lost[feed.Resource{Kind: feed.Kind(rw.kinds[i]), ID: rw.ids[i]}] = true // until written
@@ -191,8 +190,13 @@ func (w *write) results(br pgx.BatchResults) error {
 			delete(w.lost, r)
 			continue
 		}
-		w.leased = append(w.leased, prefetched{c: feed.Claim{Resource: r, Seq: seq, Attempt: 1, Token: w.tok,
-			Data: w.data[claimKey{r, seq}]}, n: n, at: w.sent})
+		i, ok := w.leaseOf[claimKey{r, seq}]
+		if !ok {
+			continue // not one of its leases: the statement answers none such
+		}
+		p := w.leases[i]
+		p.n, p.at = n, w.sent
+		w.leased = append(w.leased, p)
 	}
 	return rows.Err()
 }
@@ -210,7 +214,7 @@ func (w *write) done(committed bool) {
 		// It may have committed all the same (its answer lost): the changes
 		// it leased here are kept, to be renewed (which finds them, or not)
 		// before a Claim hands them over, or given back.
-		w.s.prefetch(w.unsure, w.heads)
+		w.s.prefetch(w.leases, w.heads)
 		return
 	}
 	for r, st := range w.after {
