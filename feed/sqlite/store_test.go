@@ -89,24 +89,32 @@ func TestAStaleAckDeletesNothing(t *testing.T) {
 	require.NoError(t, s.Ack(ctx, again[0]))
 }
 
+// firstOfTwoClaimed answers a store of a file of its own with two changes
+// of r queued, the first claimed.
+func firstOfTwoClaimed(t *testing.T) (*sqlite.Store, feed.Resource, feed.Claim) {
+	t.Helper()
+	s := open(t, filepath.Join(t.TempDir(), "feed.db"))
+	t.Cleanup(func() { s.Close() })
+	r := feed.Resource{Kind: feed.KindJob, ID: 1}
+	require.NoError(t, s.Update(context.Background(), r, queueTwo))
+	cs, err := s.Claim(context.Background(), 1, time.Hour)
+	require.NoError(t, err)
+	require.Len(t, cs, 1)
+	return s, r, cs[0]
+}
+
 // A TxHandler's fn that panics fails its change (rolled back, handed over
 // again), and neither the process nor the other writes of its batch go
 // with it.
 func TestATxHandlerPanicIsAnError(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	s := open(t, filepath.Join(t.TempDir(), "feed.db"))
-	t.Cleanup(func() { s.Close() })
-	r := feed.Resource{Kind: feed.KindJob, ID: 1}
-	require.NoError(t, s.Update(ctx, r, queueTwo))
-	cs, err := s.Claim(ctx, 1, time.Hour)
-	require.NoError(t, err)
-	require.Len(t, cs, 1)
+	s, r, first := firstOfTwoClaimed(t)
 	h := s.TxHandler(func(context.Context, *sql.Tx, *feed.Change) error { panic("boom") })
-	err = h(ctx, &feed.Change{Kind: r.Kind, ResourceID: r.ID, Seq: 1})
+	err := h(ctx, &feed.Change{Kind: r.Kind, ResourceID: r.ID, Seq: 1})
 	require.ErrorContains(t, err, "panicked: boom")
-	require.NoError(t, s.Release(ctx, cs[0], time.Time{}))
-	cs, err = s.Claim(ctx, 1, time.Hour)
+	require.NoError(t, s.Release(ctx, first, time.Time{}))
+	cs, err := s.Claim(ctx, 1, time.Hour)
 	require.NoError(t, err)
 	require.Len(t, cs, 1, "handed over again")
 	assert.EqualValues(t, 1, cs[0].Seq)
@@ -119,20 +127,14 @@ func TestATxHandlerPanicIsAnError(t *testing.T) {
 func TestATxHandlersAckFollowsTheNextClaim(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	s := open(t, filepath.Join(t.TempDir(), "feed.db"))
-	t.Cleanup(func() { s.Close() })
-	r := feed.Resource{Kind: feed.KindJob, ID: 1}
-	require.NoError(t, s.Update(ctx, r, queueTwo))
-	first, err := s.Claim(ctx, 1, time.Hour)
-	require.NoError(t, err)
-	require.Len(t, first, 1)
+	s, r, first := firstOfTwoClaimed(t)
 	h := s.TxHandler(func(context.Context, *sql.Tx, *feed.Change) error { return nil })
 	require.NoError(t, h(ctx, &feed.Change{Kind: r.Kind, ResourceID: r.ID, Seq: 1}))
 	next, err := s.Claim(ctx, 1, time.Hour)
 	require.NoError(t, err)
 	require.Len(t, next, 1)
 	assert.EqualValues(t, 2, next[0].Seq)
-	require.NoError(t, s.Ack(ctx, first[0]))
+	require.NoError(t, s.Ack(ctx, first))
 	require.NoError(t, s.Ack(ctx, next[0]), "the next change's claim is untouched")
 }
 
