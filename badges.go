@@ -95,17 +95,32 @@ func (s *BadgesService) Create(ctx context.Context, badge *BadgeParams) (*Badge,
 // Settle returns the Badge that a Create of params, which failed with err
 // matching ErrOutcomeUnknown, made, or an error matching ErrNotFound when
 // it made none. Only a Badge with the name sent (in any case), made since
-// the call began, counts (docs/settling.md). err must be the create's own
-// error.
+// the call began, counts (docs/settling.md). A Badge made since that was
+// renamed may be the call's: the error then matches ErrUndecided, never
+// ErrNotFound. err must be the create's own error.
 //
-// API: GET /info, then GET /badges with query (the name)
+// API: GET /info, then GET /badges with query (the name), and without it
+// when none has the name
 func (s *BadgesService) Settle(ctx context.Context, params *BadgeParams, err error) (*Badge, error) {
 	if e := params.check(true); e != nil {
 		return nil, e
 	}
+	made := func(b *Badge) Time { return b.CreatedAt }
+	judge := func(b *Badge) verdict {
+		switch {
+		case sameText(b.Name, params.Name):
+			return callsAsMade
+		case editedSince(b.CreatedAt, b.UpdatedAt):
+			return maybeTheCall // renamed since?
+		}
+		return notTheCall
+	}
 	return settle(ctx, s.client, err, fmt.Sprintf("Badge %q", params.Name), func(floor time.Time) (*Badge, bool, error) {
-		return settleIn(s.All(ctx, &BadgeListOptions{Query: strings.TrimSpace(params.Name)}), floor,
-			func(b *Badge) Time { return b.CreatedAt }, func(b *Badge) bool { return sameText(b.Name, params.Name) })
+		b, ok, err := settleIn(s.All(ctx, &BadgeListOptions{Query: strings.TrimSpace(params.Name)}), floor, "Badge", made, judge)
+		if ok || err != nil {
+			return b, ok, err
+		}
+		return settleIn(s.All(ctx, nil), floor, "Badge", made, judge) // renamed ones too
 	})
 }
 

@@ -141,23 +141,25 @@ func (s *CustomersService) Create(ctx context.Context, customer *CustomerParams)
 // err matching ErrOutcomeUnknown, made, or an error matching ErrNotFound
 // when it made none. Only a Customer with the name sent (in any case),
 // made since the call began, counts (docs/settling.md): one made before is
-// not this call's. err must be the create's own error. A GET
-// /customers/exists answered 404 (a route the API may lack) is skipped.
+// not this call's. A Customer made since that was changed and no longer
+// bears the name (renamed?) may be the call's: the error then matches
+// ErrUndecided, never ErrNotFound. err must be the create's own error.
 //
-// API: GET /info, GET /customers/exists, then GET /customers
+// API: GET /info, then GET /customers
 func (s *CustomersService) Settle(ctx context.Context, params *CustomerParams, err error) (*Customer, error) {
 	if e := params.check(true); e != nil {
 		return nil, e
 	}
 	return settle(ctx, s.client, err, fmt.Sprintf("Customer %q", params.Name), func(floor time.Time) (*Customer, bool, error) {
-		exists, _, e := s.Exists(ctx, params.Name)
-		switch {
-		case e != nil && errors.Is(e, ErrNotFound): // a route the API may lack (CONTRACT §6): read the list
-		case e != nil || !exists:
-			return nil, false, e
-		}
-		return settleIn(s.All(ctx, nil), floor, func(c *Customer) Time { return c.CreatedAt },
-			func(c *Customer) bool { return sameText(c.Name, params.Name) })
+		return settleIn(s.All(ctx, nil), floor, "Customer", func(c *Customer) Time { return c.CreatedAt }, func(c *Customer) verdict {
+			switch {
+			case sameText(c.Name, params.Name):
+				return callsAsMade
+			case editedSince(c.CreatedAt, c.UpdatedAt):
+				return maybeTheCall // renamed since?
+			}
+			return notTheCall
+		})
 	})
 }
 

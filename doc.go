@@ -81,8 +81,12 @@
 //	}
 //
 // A settle finds only a record the call could have made: one matching what
-// was sent, made at or after the call began by the server's clock (and for
-// a Job, filled, as a create makes it). The error records when
+// was sent, made at or after the call began by the server's clock, whatever
+// it has become since (a Job by its history: its first transition filled,
+// as a create makes it, in any state now). A record made since that no
+// longer matches but was changed since it was made (renamed?), or a Job
+// whose answer carries no history, may be the call's: the settle then
+// answers an error matching ErrUndecided, never ErrNotFound. The error records when
 // the call began; the settle reads the server's clock (GET /info, else its
 // Date header) and takes as the bound the server's time as written (cut
 // to its precision) less the time that passed since the call began (the
@@ -93,8 +97,7 @@
 // made within that margin before the call (the round trip of the clock
 // read, what the clock's text cut, the tolerance, and the precision of the
 // records' own stamps) cannot be told apart by time, nor any on a fake
-// whose clock stands still: a Job's state still tells a cancelled one from
-// a new one. A settle assumes the server's clock runs at the local clock's
+// whose clock stands still (move it between the two: Server.Advance). A settle assumes the server's clock runs at the local clock's
 // rate. It concludes that the create was not done only once the settle
 // horizon has passed since the create's last attempt that may have acted
 // was sent (WithSettleHorizon): until then a create may still be running

@@ -759,9 +759,7 @@ func TestFaultSuiteSettles(t *testing.T) {
 				if tc.earlier != nil {
 					tc.earlier(t, c)
 					before = tc.count(t, c)
-					if !strings.HasPrefix(name, "Jobs.") {
-						srv.Advance(time.Minute) // made a minute before; a cancelled Job differs by its state
-					}
+					srv.Advance(time.Minute) // made a minute before the call: not the call's, whatever it became
 				}
 				fault := f.fault
 				fault.Method, fault.Path = http.MethodPost, tc.path
@@ -788,8 +786,12 @@ func TestFaultSuiteSettles(t *testing.T) {
 	}
 }
 
-// A settle on the default, frozen clock still tells a Job from an earlier
-// cancelled one made in the same instant: by its state.
+// A settle on the default, frozen clock, where every record is made in the
+// same instant: of the Worker's earlier cancelled Job and the call's, made
+// alike, the one still as a create makes it is the call's; a Job made
+// before the call is told apart once the test moves the clock between
+// them, as the fake's users do (on a clock that stands still, a Job made
+// and cancelled before the call reads as the call's moved on).
 func TestSettleJobOnAFrozenClock(t *testing.T) {
 	t.Parallel()
 	for _, done := range []bool{true, false} {
@@ -798,14 +800,18 @@ func TestSettleJobOnAFrozenClock(t *testing.T) {
 		c, err := srv.Client(workforce.WithSettleHorizon(0)) // a dropped create ended before the call did
 		require.NoError(t, err)
 		tc.earlier(t, c)
+		if !done {
+			srv.Advance(time.Second)
+		}
 		srv.InjectFault(workforcetest.Fault{Method: http.MethodPost, Path: tc.path, Drop: !done, DropAfter: done})
 		_, err = tc.make(c)
 		require.ErrorIs(t, err, workforce.ErrOutcomeUnknown)
-		_, err = tc.settle(c, err)
+		j, err := c.Jobs.Settle(context.Background(), &workforce.JobCreate{WorkerID: srv.Seed().WorkerIDs[1], JobRequestID: srv.Seed().JobRequest1099ID}, err)
 		if done {
 			require.NoError(t, err)
+			assert.Equal(t, workforce.JobFilled, j.State, "the call's Job, not the cancelled one made in the same instant")
 		} else {
-			require.ErrorIs(t, err, workforce.ErrNotFound, "the cancelled Job is not the create's")
+			require.ErrorIs(t, err, workforce.ErrNotFound, "the cancelled Job was made before the call")
 		}
 	}
 }

@@ -259,26 +259,31 @@ func (s *JobRequestsService) Settle(ctx context.Context, params *JobRequestParam
 	return settle(ctx, s.client, err, fmt.Sprintf("Job Request %q", params.RequestName), func(floor time.Time) (*JobRequest, bool, error) {
 		opts := &JobRequestListOptions{UpdatedAfter: floor.Add(-filterMargin), AgentCode: params.AgentCode,
 			MultiDayJobRequestID: params.MultiDayJobRequestID, Classification: params.Classification}
-		var doubt *JobRequest // a candidate whose start could not be compared
-		jr, ok, err := settleIn(s.All(ctx, opts), floor, func(jr *JobRequest) Time { return jr.CreatedAt }, func(jr *JobRequest) bool {
+		var zoneless *JobRequest // a candidate whose start could not be compared
+		jr, ok, err := settleIn(s.All(ctx, opts), floor, "Job Request", func(jr *JobRequest) Time { return jr.CreatedAt }, func(jr *JobRequest) verdict {
+			edited := editedSince(jr.CreatedAt, jr.UpdatedAt) &&
+				(sameText(jr.RequestName, params.RequestName) || sameText(jr.Address, params.Address) && sameText(jr.Zip, params.Zip))
 			if !(sameText(jr.RequestName, params.RequestName) && sameText(jr.Address, params.Address) &&
 				sameText(jr.City, params.City) && sameText(jr.Zip, params.Zip) &&
 				(params.EmployerID == 0 || jr.EmployerID == params.EmployerID) &&
 				(params.AgentCode == "" || jr.AgentCode == params.AgentCode)) {
-				return false
+				return doubtIf(edited) // edited since, its name or its place kept?
 			}
 			if params.StartTime.IsZero() {
-				return true
+				return callsAsMade
 			}
-			match, unknown := startsAt(jr, params.StartTime, zones)
-			if unknown && madeSince(jr.CreatedAt, floor) {
-				doubt = jr
+			switch match, unknown := startsAt(jr, params.StartTime, zones); {
+			case match:
+				return callsAsMade
+			case unknown:
+				zoneless = jr
+				return notTheCall
 			}
-			return match
+			return doubtIf(edited) // its start moved since?
 		})
-		if err == nil && !ok && doubt != nil {
-			err = fmt.Errorf("workforce: settle: Job Request %d matches all but its start, which cannot be compared: its time zone %q is not known on this machine (a binary without zoneinfo needs import _ \"time/tzdata\")",
-				doubt.ID, doubt.Timezone)
+		if err == nil && !ok && zoneless != nil {
+			err = fmt.Errorf("%w: Job Request %d matches all but its start, which cannot be compared: its time zone %q is not known on this machine (a binary without zoneinfo needs import _ \"time/tzdata\")",
+				ErrUndecided, zoneless.ID, zoneless.Timezone)
 		}
 		return jr, ok, err
 	})

@@ -275,10 +275,14 @@ func (s *JobsService) Find(ctx context.Context, jobRequestID, workerID int64) (*
 
 // Settle returns the Job that a Create or Assign of create, which failed
 // with err matching ErrOutcomeUnknown, made, or an error matching
-// ErrNotFound when it made none. Only the Worker's filled Job on the Job
-// Request made since the call began counts; one that moved on since
-// (started, cancelled) is not found (docs/settling.md). err must be the
-// create's own error.
+// ErrNotFound when it made none. It decides by each Job's history, not its
+// state now: the call's Job is the Worker's Job on the Job Request whose
+// first transition is filled (what a create makes; a pending one is the
+// Worker's own application), made since the call began, whatever it has
+// become since (started, completed, withdrawn, cancelled). A Job of the
+// Worker made since whose answer carries no transitions cannot be told:
+// the error then matches ErrUndecided, never ErrNotFound
+// (docs/settling.md). err must be the create's own error.
 //
 // API: GET /info, then GET /jobs with job_request_id and updated_after
 func (s *JobsService) Settle(ctx context.Context, create *JobCreate, err error) (*Job, error) {
@@ -288,10 +292,50 @@ func (s *JobsService) Settle(ctx context.Context, create *JobCreate, err error) 
 	what := fmt.Sprintf("Job of worker %d on job request %d", create.WorkerID, create.JobRequestID)
 	return settle(ctx, s.client, err, what, func(floor time.Time) (*Job, bool, error) {
 		jobs := s.All(ctx, &JobListOptions{JobRequestID: create.JobRequestID, UpdatedAfter: floor.Add(-filterMargin)})
-		return settleIn(jobs, floor, func(j *Job) Time { return j.CreatedAt }, func(j *Job) bool {
-			return j.WorkerID == create.WorkerID && j.State == JobFilled // what a create makes: never an application
+		return settleIn(jobs, floor, "Job", func(j *Job) Time { return j.CreatedAt }, func(j *Job) verdict {
+			if j.WorkerID != create.WorkerID || j.JobRequestID != create.JobRequestID && j.JobRequestID != 0 {
+				return notTheCall
+			}
+			return madeByCreate(j)
 		})
 	})
+}
+
+// madeByCreate judges a Job by the first state its transitions record: a
+// create makes a filled Job, a Worker's application a pending one.
+func madeByCreate(j *Job) verdict {
+	first, ok := firstTransition(j.Transitions)
+	switch {
+	case !ok:
+		return maybeTheCall // no history: nothing tells
+	case first.Name == JobPending:
+		return notTheCall // the Worker's own application, even if granted since
+	case first.Name != JobFilled:
+		return maybeTheCall // a history that does not reach back to the creation
+	case j.State == JobFilled && len(j.Transitions) == 1:
+		return callsAsMade
+	default:
+		return callsMovedOn
+	}
+}
+
+// firstTransition returns the earliest of a Job's transitions: the one
+// with the lowest id when every one has an id (the API lists them newest
+// first, and two may share a second), else the last listed.
+func firstTransition(ts []Transition) (Transition, bool) {
+	if len(ts) == 0 {
+		return Transition{}, false
+	}
+	first := ts[len(ts)-1]
+	for _, t := range ts {
+		if t.ID <= 0 {
+			return ts[len(ts)-1], true
+		}
+		if t.ID < first.ID {
+			first = t
+		}
+	}
+	return first, true
 }
 
 // Create puts a Worker on a Job Request as a filled Job, as Assign does;

@@ -125,9 +125,14 @@ func (s *MessagesService) Settle(ctx context.Context, message *MessageCreate, er
 	what := fmt.Sprintf("Message from user %d to user %d about job %d", message.SenderID, message.ReceiverID, message.JobID)
 	return settle(ctx, s.client, err, what, func(floor time.Time) (*Message, bool, error) {
 		opts := &MessageListOptions{JobID: message.JobID, SenderID: message.SenderID, ReceiverID: message.ReceiverID}
-		return settleIn(s.All(ctx, opts), floor, func(m *Message) Time { return m.CreatedAt }, func(m *Message) bool {
-			return m.JobID == message.JobID && m.SenderID == message.SenderID && m.ReceiverID == message.ReceiverID &&
-				strings.TrimSpace(m.Body) == strings.TrimSpace(message.Body)
+		// A Message is never changed (the API has no update of one), so
+		// what it was sent with still tells it.
+		return settleIn(s.All(ctx, opts), floor, "Message", func(m *Message) Time { return m.CreatedAt }, func(m *Message) verdict {
+			if m.JobID == message.JobID && m.SenderID == message.SenderID && m.ReceiverID == message.ReceiverID &&
+				strings.TrimSpace(m.Body) == strings.TrimSpace(message.Body) {
+				return callsAsMade
+			}
+			return notTheCall
 		})
 	})
 }

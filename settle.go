@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -47,13 +48,23 @@ func WithSettleHorizon(d time.Duration) Option {
 // ErrOutcomeUnknown too; settle it again later (see *UnsettledError).
 var ErrTooEarly = errors.New("workforce: too early to tell whether the create was done")
 
+// ErrUndecided is matched by the error of a Settle that found a record the
+// call may have made but cannot tell it apart: made since the call began,
+// it no longer matches what was sent but has been changed since it was
+// made (the call's record, edited?), or it is a Job whose answer carries
+// no history from its creation. The error names the records in doubt. It
+// matches ErrOutcomeUnknown too, never ErrNotFound: look at those records
+// before creating again (docs/settling.md).
+var ErrUndecided = errors.New("workforce: settle: a record may be the create's, and cannot be told apart")
+
 // An UnsettledError is the error of a Settle that could not tell whether
 // the create was done: it found no record the call made, and either the
 // call may still be in flight on the server until Until, or a read of the
-// settle failed. It matches ErrTooEarly and ErrOutcomeUnknown, never
-// ErrNotFound (not even when a read was answered 404), and unwraps to why
-// it stopped; it may be passed to a later Settle in place of the create's
-// error.
+// settle failed, or a record found may be the call's and cannot be told
+// apart (Err matches ErrUndecided). It matches ErrOutcomeUnknown, and
+// ErrTooEarly unless Err matches ErrUndecided; never ErrNotFound (not even
+// when a read was answered 404). It unwraps to why it stopped, and may be
+// passed to a later Settle in place of the create's error.
 type UnsettledError struct {
 	// Started is when the create's call began, by the local clock.
 	Started time.Time
@@ -63,19 +74,24 @@ type UnsettledError struct {
 	// Until is when, by the local clock, a Settle can conclude that the
 	// create was not done: Sent plus the settle horizon.
 	Until time.Time
-	// Err is why the Settle stopped: its context's error, or the error of
-	// its last read, which failed.
+	// Err is why the Settle stopped: its context's error, the error of
+	// its last read, which failed, or the doubt (ErrUndecided) its last
+	// read left.
 	Err error
 }
 
 func (e *UnsettledError) Error() string {
+	if errors.Is(e.Err, ErrUndecided) {
+		return fmt.Sprintf("workforce: settle: could not tell whether the create was done: %v", e.Err)
+	}
 	return fmt.Sprintf("workforce: settle: no record of the create yet, and it may still be in flight on the server until %s (%v after its last attempt was sent): settle again then: %v",
 		e.Until.Round(0).Format(time.RFC3339), e.Until.Sub(e.Sent).Round(time.Millisecond), e.Err)
 }
 
-// Is makes an UnsettledError match ErrTooEarly and ErrOutcomeUnknown.
+// Is makes an UnsettledError match ErrOutcomeUnknown, and ErrTooEarly
+// unless it holds a doubt (ErrUndecided), which waiting does not mend.
 func (e *UnsettledError) Is(target error) bool {
-	return target == ErrTooEarly || target == ErrOutcomeUnknown
+	return target == ErrOutcomeUnknown || (target == ErrTooEarly && !errors.Is(e.Err, ErrUndecided))
 }
 
 // Unwrap returns Err, unless Err matches ErrNotFound (a read answered
@@ -215,25 +231,71 @@ func madeSince(t Time, floor time.Time) bool {
 // its precision coarse; the floor itself is checked on each record.
 const filterMargin = 2 * time.Second
 
-// settleIn returns the earliest-made record of seq that match accepts and
-// that was made (by made) at or after floor, or ok false.
-func settleIn[T listed](seq iter.Seq2[T, error], floor time.Time, made func(T) Time, match func(T) bool) (_ T, ok bool, _ error) {
+// A verdict is what a settle makes of a record made since its call began.
+type verdict int
+
+const (
+	notTheCall   verdict = iota // it does not match what the call sent
+	maybeTheCall                // it may be the call's, changed since it was made, or its history does not tell
+	callsMovedOn                // the call's, changed since it was made (a Job that left the state a create makes)
+	callsAsMade                 // the call's, as the create made it
+)
+
+// settleIn returns the record of seq that judge takes for the call's: of
+// those made (by made) at or after floor, the earliest made; of two made
+// in the same instant, the one still as the create made it, then the
+// lower id. When it takes none but judge was in doubt of some, it answers
+// an error matching ErrUndecided naming them (what names the kind).
+func settleIn[T listed](seq iter.Seq2[T, error], floor time.Time, what string, made func(T) Time, judge func(T) verdict) (_ T, ok bool, _ error) {
 	var found T
 	var foundAt Time
+	var foundVerdict verdict
+	var doubt []int64
 	for r, err := range seq {
 		if err != nil {
 			var zero T
 			return zero, false, err
 		}
 		at := made(r)
-		if !match(r) || !madeSince(at, floor) {
+		if !madeSince(at, floor) {
 			continue
 		}
-		if !ok || at.Before(foundAt.Time) || (at.Equal(foundAt.Time) && r.listID() < found.listID()) {
-			found, foundAt, ok = r, at, true
+		v := judge(r)
+		switch {
+		case v == notTheCall:
+			continue
+		case v == maybeTheCall:
+			doubt = append(doubt, r.listID())
+			continue
+		}
+		if !ok || at.Before(foundAt.Time) ||
+			(at.Equal(foundAt.Time) && (v > foundVerdict || (v == foundVerdict && r.listID() < found.listID()))) {
+			found, foundAt, foundVerdict, ok = r, at, v, true
 		}
 	}
+	if !ok && len(doubt) > 0 {
+		slices.Sort(doubt)
+		return found, false, fmt.Errorf("%w: %s %v, made since the call began, may be the call's: changed since it was made, or without a history that tells; look at it before creating again",
+			ErrUndecided, what, doubt)
+	}
 	return found, ok, nil
+}
+
+// doubtIf returns maybeTheCall when a record that does not match what the
+// call sent may still be the call's, else notTheCall.
+func doubtIf(may bool) verdict {
+	if may {
+		return maybeTheCall
+	}
+	return notTheCall
+}
+
+// editedSince tells whether a record made at created may have been changed
+// since it was made: its updated_at is not its created_at (a create stamps
+// both alike). A record without both stamps counts as changed: nothing
+// says it was not.
+func editedSince(created, updated Time) bool {
+	return created.IsZero() || updated.IsZero() || !updated.Equal(created.Time)
 }
 
 // sameText tells whether two texts are the same once trimmed, in any case.

@@ -121,9 +121,13 @@ func TestSettleBound(t *testing.T) {
 			// The call began 2 s ago: the bound is about 18:00:07, less the time the settle takes
 			// (the Jobs around it are seconds away, so that a slow machine cannot move it past them).
 			started := time.Now().Add(-2 * time.Second)
-			job := func(id int64, created time.Time, state string) string {
-				return fmt.Sprintf(`{"id": %d, "state": %q, "created_at": %q, "worker": {"id": 7}}`,
-					id, state, created.In(time.FixedZone("", -8*3600)).Format("2006-01-02T15:04:05.000Z07:00"))
+			job := func(id int64, created time.Time, state string) string { // made filled, then moved to state
+				transitions := fmt.Sprintf(`{"id": %d, "name": "filled"}`, 10*id)
+				if state != "filled" {
+					transitions = fmt.Sprintf(`{"id": %d, "name": %q}, %s`, 10*id+1, state, transitions)
+				}
+				return fmt.Sprintf(`{"id": %d, "state": %q, "created_at": %q, "worker": {"id": 7}, "transitions": [%s]}`,
+					id, state, created.In(time.FixedZone("", -8*3600)).Format("2006-01-02T15:04:05.000Z07:00"), transitions)
 			}
 			page := `{"jobs": [` + job(13, server.Add(-1500*time.Millisecond), "filled") + `,` +
 				job(12, server.Add(-10*time.Second), "filled") + `,` +
@@ -136,7 +140,7 @@ func TestSettleBound(t *testing.T) {
 			create := &workforce.JobCreate{WorkerID: 7, JobRequestID: 9}
 			got, err := c.Jobs.Settle(context.Background(), create, &workforce.TransportError{OutcomeUnknown: true, Started: started})
 			require.NoError(t, err)
-			assert.Equal(t, int64(13), got.ID, "made after the bound, filled, the Worker's by worker.id")
+			assert.Equal(t, int64(13), got.ID, "made after the bound, the earliest made so, the Worker's by worker.id")
 			assert.Contains(t, query, "job_request_id=9")
 			assert.Contains(t, query, "updated_after="+server.Format("2006-01-02")+"T18%3A00%3A0") // two seconds before the bound
 
@@ -174,7 +178,7 @@ func (a *heldAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		a.received <- struct{}{}
 		<-a.release // the client has left by now; the server commits all the same
 		a.mu.Lock()
-		a.jobs = append(a.jobs, fmt.Sprintf(`{"id": %d, "state": "filled", "job_request_id": 9, "worker": {"id": 7}, "created_at": %q}`,
+		a.jobs = append(a.jobs, fmt.Sprintf(`{"id": %d, "state": "filled", "job_request_id": 9, "worker": {"id": 7}, "created_at": %q, "transitions": [{"name": "filled"}]}`,
 			100+len(a.jobs), now()))
 		a.mu.Unlock()
 	case r.URL.Path == "/api_v2/jobs":
@@ -294,7 +298,7 @@ func settleAgainst(t *testing.T, info, made string, started time.Time, opts ...w
 	m.RegisterResponder(http.MethodGet, mockBase+"/api_v2/info",
 		httpmock.NewStringResponder(200, fmt.Sprintf(`{"utc_time_now": %q}`, info)))
 	m.RegisterResponder(http.MethodGet, mockBase+"/api_v2/jobs", httpmock.NewStringResponder(200,
-		fmt.Sprintf(`{"jobs": [{"id": 21, "state": "filled", "created_at": %q, "worker": {"id": 7}}]}`, made)))
+		fmt.Sprintf(`{"jobs": [{"id": 21, "state": "filled", "created_at": %q, "worker": {"id": 7}, "transitions": [{"name": "filled"}]}]}`, made)))
 	return c.Jobs.Settle(context.Background(), &workforce.JobCreate{WorkerID: 7, JobRequestID: 9},
 		&workforce.TransportError{OutcomeUnknown: true, Started: started})
 }
@@ -372,7 +376,7 @@ func TestSettleJobRequestStartAsStored(t *testing.T) {
 				httpmock.NewStringResponder(200, fmt.Sprintf(`{"utc_time_now": %q}`, now.Format(time.RFC3339Nano))))
 			m.RegisterResponder(http.MethodGet, mockBase+"/api_v2/job_requests", httpmock.NewStringResponder(200, fmt.Sprintf(
 				`{"job_requests": [{"id": 5, "request_name": "Dock crew", "address": "1 Main St", "city": "Los Angeles", "zip": "90015",
-				  "timezone": "America/Los_Angeles", "start_time": %q, "created_at": %q}]}`, tc.stored, now.Format(time.RFC3339Nano))))
+				  "timezone": "America/Los_Angeles", "start_time": %q, "created_at": %[2]q, "updated_at": %[2]q}]}`, tc.stored, now.Format(time.RFC3339Nano))))
 			params := &workforce.JobRequestParams{RequestName: "Dock crew", Address: "1 Main St", City: "Los Angeles", Zip: "90015",
 				Slots: 1, Category: "General", Description: "Unload.", State: workforce.JobRequestPosted, StartTime: tc.start}
 			jr, err := c.JobRequests.Settle(context.Background(), params, &workforce.TransportError{OutcomeUnknown: true, Started: time.Now()})
@@ -384,4 +388,75 @@ func TestSettleJobRequestStartAsStored(t *testing.T) {
 			assert.Equal(t, int64(5), jr.ID)
 		})
 	}
+}
+
+// Jobs.Settle decides by a Job's history: the Worker's Job made since the
+// call began whose first transition is filled is the call's in any state;
+// one whose first is pending is the Worker's application, granted or not;
+// one whose answer carries no transitions, or a history that does not reach
+// back to its creation, cannot be told: ErrUndecided, never ErrNotFound.
+func TestSettleJobByItsHistory(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, state, transitions string
+		want                     error // nil: found
+	}{
+		{"filled", "filled", `[{"id": 1, "name": "filled"}]`, nil},
+		{"withdrawn since", "withdrawn", `[{"id": 2, "name": "withdrawn"}, {"id": 1, "name": "filled"}]`, nil},
+		{"completed since, listed oldest first", "completed", `[{"id": 1, "name": "filled"}, {"id": 2, "name": "in_progress"}, {"id": 3, "name": "completed"}]`, nil},
+		{"refilled after a withdrawal", "filled", `[{"id": 3, "name": "filled"}, {"id": 2, "name": "withdrawn"}, {"id": 1, "name": "filled"}]`, nil},
+		{"an application granted", "filled", `[{"id": 2, "name": "filled"}, {"id": 1, "name": "pending"}]`, workforce.ErrNotFound},
+		{"an application", "pending", `[{"id": 1, "name": "pending"}]`, workforce.ErrNotFound},
+		{"no transitions", "filled", `[]`, workforce.ErrUndecided},
+		{"transitions absent", "in_progress", ``, workforce.ErrUndecided},
+		{"a history cut short", "completed", `[{"id": 9, "name": "completed"}]`, workforce.ErrUndecided},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			c, m := newMock(t, workforce.WithSettleHorizon(0))
+			now := time.Now().UTC()
+			m.RegisterResponder(http.MethodGet, mockBase+"/api_v2/info",
+				httpmock.NewStringResponder(200, fmt.Sprintf(`{"utc_time_now": %q}`, now.Format(time.RFC3339Nano))))
+			transitions := ""
+			if tc.transitions != "" {
+				transitions = `, "transitions": ` + tc.transitions
+			}
+			m.RegisterResponder(http.MethodGet, mockBase+"/api_v2/jobs", httpmock.NewStringResponder(200, fmt.Sprintf(
+				`{"jobs": [{"id": 21, "state": %q, "created_at": %q, "worker": {"id": 7}%s}]}`, tc.state, now.Format(time.RFC3339Nano), transitions)))
+			job, err := c.Jobs.Settle(context.Background(), &workforce.JobCreate{WorkerID: 7, JobRequestID: 9},
+				&workforce.TransportError{OutcomeUnknown: true, Started: time.Now().Add(-time.Second)})
+			if tc.want == nil {
+				require.NoError(t, err)
+				assert.Equal(t, int64(21), job.ID)
+				return
+			}
+			require.ErrorIs(t, err, tc.want)
+			if tc.want == workforce.ErrUndecided {
+				assert.NotErrorIs(t, err, workforce.ErrNotFound)
+				assert.ErrorIs(t, err, workforce.ErrOutcomeUnknown)
+				assert.NotErrorIs(t, err, workforce.ErrTooEarly, "waiting does not mend a doubt")
+				assert.Contains(t, err.Error(), "[21]", "the error names the Job in doubt")
+			}
+		})
+	}
+}
+
+// Of two Jobs of the Worker made in the same instant (a clock that stands
+// still, or stamps to the second), the one still as a create makes it is
+// the call's; of two so, the lower id.
+func TestSettleJobTiesInOneInstant(t *testing.T) {
+	t.Parallel()
+	c, m := newMock(t, workforce.WithSettleHorizon(0))
+	now := time.Now().UTC().Truncate(time.Second)
+	m.RegisterResponder(http.MethodGet, mockBase+"/api_v2/info",
+		httpmock.NewStringResponder(200, fmt.Sprintf(`{"utc_time_now": %q}`, now.Format(time.RFC3339))))
+	at := now.Format(time.RFC3339)
+	m.RegisterResponder(http.MethodGet, mockBase+"/api_v2/jobs", httpmock.NewStringResponder(200, fmt.Sprintf(`{"jobs": [
+		{"id": 23, "state": "filled", "created_at": %[1]q, "worker": {"id": 7}, "transitions": [{"id": 5, "name": "filled"}]},
+		{"id": 22, "state": "filled", "created_at": %[1]q, "worker": {"id": 7}, "transitions": [{"id": 4, "name": "filled"}]},
+		{"id": 21, "state": "cancelled", "created_at": %[1]q, "worker": {"id": 7}, "transitions": [{"id": 3, "name": "cancelled"}, {"id": 1, "name": "filled"}]}]}`, at)))
+	job, err := c.Jobs.Settle(context.Background(), &workforce.JobCreate{WorkerID: 7, JobRequestID: 9},
+		&workforce.TransportError{OutcomeUnknown: true, Started: time.Now()})
+	require.NoError(t, err)
+	assert.Equal(t, int64(22), job.ID)
 }

@@ -53,7 +53,7 @@ func TestSettleJobRequestZoneNames(t *testing.T) {
 				httpmock.NewStringResponder(200, fmt.Sprintf(`{"utc_time_now": %q}`, now.Format(time.RFC3339Nano))))
 			m.RegisterResponder(http.MethodGet, mockBase+"/api_v2/job_requests", httpmock.NewStringResponder(200, fmt.Sprintf(
 				`{"job_requests": [{"id": 77, "request_name": "Loaders", "address": "1 Main St", "city": "New York", "zip": "10001",
-				  "timezone": %q, "start_time": %q, "created_at": %q}]}`, tc.zone, tc.start, now.Format(time.RFC3339Nano))))
+				  "timezone": %q, "start_time": %q, "created_at": %[3]q, "updated_at": %[3]q}]}`, tc.zone, tc.start, now.Format(time.RFC3339Nano))))
 			params := &workforce.JobRequestParams{RequestName: "Loaders", Address: "1 Main St", City: "New York", Zip: "10001",
 				Slots: 1, Category: "General", Description: "Load.", State: workforce.JobRequestPosted,
 				StartTime: workforce.NewWallClock(2031, 12, 1, 9, 0)}

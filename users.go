@@ -226,11 +226,33 @@ func (s *UsersService) settle(ctx context.Context, callErr error, typ UserType, 
 		if email != "" {
 			opts.Email = []string{email}
 		}
-		return settleIn(s.All(ctx, opts), floor, userMade, func(u *User) bool {
-			if (email != "" && !sameText(u.Email, email)) || (email == "" && !samePhone(u.Phone, phone)) {
-				return false
+		sameNames := func(u *User) bool { return sameText(u.FirstName, first) && sameText(u.LastName, last) }
+		u, ok, err := settleIn(s.All(ctx, opts), floor, "User", userMade, func(u *User) verdict {
+			switch {
+			case u.Type != typ:
+				return notTheCall
+			case email != "" && sameText(u.Email, email) && sameNames(u):
+				return callsAsMade
+			case email != "" && sameText(u.Email, email):
+				return callsMovedOn // the email is the person: renamed since
+			case email == "" && samePhone(u.Phone, phone) && sameNames(u):
+				return callsAsMade
+			case email == "" && samePhone(u.Phone, phone):
+				return maybeTheCall // renamed since, or another person of the same phone
 			}
-			return u.Type == typ && sameText(u.FirstName, first) && sameText(u.LastName, last)
+			return notTheCall
+		})
+		if ok || err != nil || email == "" {
+			return u, ok, err
+		}
+		// None has the email: one whose email changed since it was made
+		// may still be the call's.
+		opts.Email = nil
+		return settleIn(s.All(ctx, opts), floor, "User", userMade, func(u *User) verdict {
+			if u.Type == typ && !sameText(u.Email, email) && sameNames(u) && (phone == "" || samePhone(u.Phone, phone)) {
+				return maybeTheCall
+			}
+			return notTheCall
 		})
 	})
 }
