@@ -33,6 +33,7 @@ type callState struct {
 	redactor *redact.Redactor // the client's, with the call's own secrets (a password)
 	limiter  *limiter         // the iterator's pacing each attempt is reported to; nil for none
 	gauge    *gauge           // holds a good answer for the limiter until its page is counted; nil for none
+	place    *slot            // the place in the limiter's window the call holds; nil for none
 
 	// body returns a fresh body for each attempt; nil for a call without one.
 	body func() io.ReadCloser
@@ -103,6 +104,7 @@ func (c *Client) newCall(ctx context.Context, r request) *callState {
 	if !r.public { // a token fetched for a page says nothing of the pages' latency
 		cs.limiter = limiterOf(ctx)
 		cs.gauge, _ = ctx.Value(gaugeKey{}).(*gauge)
+		cs.place, _ = ctx.Value(placeKey{}).(*slot)
 	}
 	if len(r.secrets) > 0 { // hidden in this call's errors, beside the keys and the token
 		cs.redactor = c.redactor.With(r.secrets...)

@@ -3,6 +3,7 @@ package workforce
 import (
 	"context"
 	"net/http"
+	"slices"
 	"sync"
 	"time"
 )
@@ -116,6 +117,48 @@ func (s *slot) wait(ctx context.Context) error {
 		}
 	}
 	return ctx.Err()
+}
+
+// rejoin gives back the place s holds, of a request the server refused
+// (429, 503), and waits for one again ahead of the requests queued: the
+// window the refusal closed then bounds that request's next attempt too,
+// where holding its place through its retries kept as many in flight as
+// before the closing, the refused ones sent again at once. When ctx ends
+// first, s holds a place all the same (past the window, for the moment the
+// caller takes to give it back with release) and rejoin returns ctx's
+// error.
+func (s *slot) rejoin(ctx context.Context) error {
+	l := s.l
+	l.mu.Lock()
+	l.inFlight--
+	s.ready, s.granted = make(chan struct{}), false
+	l.queue = append([]*slot{s}, l.queue...)
+	l.grant()
+	ready := s.ready
+	l.mu.Unlock()
+	select {
+	case <-ready:
+		return nil
+	case <-ctx.Done():
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !s.granted {
+		l.queue = slices.DeleteFunc(l.queue, func(q *slot) bool { return q == s })
+		s.granted = true
+		l.inFlight++
+	}
+	return ctx.Err()
+}
+
+// placeKey holds, in a context, the place in a limiter's window that its
+// call holds (a page of a walk, a slice of a sync).
+type placeKey struct{}
+
+// hold returns ctx, whose calls hold s: a refused attempt gives it back
+// and waits for it again before the next (see rejoin).
+func (s *slot) hold(ctx context.Context) context.Context {
+	return context.WithValue(ctx, placeKey{}, s)
 }
 
 // release gives back the place s was granted.

@@ -93,7 +93,7 @@ func all[T listed](ctx context.Context, c *Client, start ListOptions, list liste
 					ch <- fetched[T]{number: number, err: err}
 					return
 				}
-				items, resp, err := gauged(ctx, c.limiter, func(ctx context.Context) ([]T, *Response, error) {
+				items, resp, err := gauged(s.hold(ctx), c.limiter, func(ctx context.Context) ([]T, *Response, error) {
 					return list(ctx, ListOptions{Page: number, Per: MaxPerPage})
 				})
 				s.release()

@@ -415,3 +415,25 @@ func plainWalk(b *testing.B, base string, workers int) int {
 	wg.Wait()
 	return int(total.Load())
 }
+
+// A page the server refuses gives back its place and waits for one in the
+// window the refusal closed before it is sent again: the window bounds the
+// retries too. Holding their places, refused pages were sent again at once
+// as often as the window had been wide, and a walk against a server
+// refusing above two in flight ran out of its 50 retries (146 refusals for
+// 5,000 Jobs; 12 now).
+func TestAllRefusedPagesWaitForTheClosedWindow(t *testing.T) {
+	t.Parallel()
+	s := newListServer(t, 20000, 5*time.Millisecond)
+	s.refuseAbove = 2
+	c := s.client(t, workforce.WithRetry(50, 0, time.Second), workforce.WithRetryAfterUnit(time.Microsecond))
+	n := 0
+	for _, err := range c.Jobs.All(context.Background(), nil) {
+		require.NoError(t, err)
+		if n++; n == 5000 {
+			break
+		}
+	}
+	assert.Less(t, s.refused.Load(), s.requests.Load()/4, "refused %d of %d requests", s.refused.Load(), s.requests.Load())
+	assert.Zero(t, workforce.PagesInFlightForTest(c), "every place given back")
+}

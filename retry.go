@@ -43,6 +43,11 @@ func (c *Client) send(cs *callState, req *http.Request) (*http.Response, error) 
 		if !sleep(cs, wait) {
 			return nil, cs.ctx.Err()
 		}
+		if cs.place != nil && resp != nil && (resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable) {
+			if err := cs.place.rejoin(cs.ctx); err != nil { // sent again within the window the refusal closed
+				return nil, err
+			}
+		}
 	}
 }
 

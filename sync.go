@@ -274,7 +274,7 @@ func syncAll[T synced](ctx context.Context, c *Client, kind string, watermark *t
 					results <- sliceResult[T]{err: err}
 					return
 				}
-				r := fetchSpan(ctx, sp, b, list)
+				r := fetchSpan(place.hold(ctx), sp, b, list)
 				place.release()
 				sem.release()
 				results <- r
@@ -292,7 +292,7 @@ func syncAll[T synced](ctx context.Context, c *Client, kind string, watermark *t
 					return nil, nil, err
 				}
 				defer place.release()
-				return list(ctx, sp.after, sp.before, page)
+				return list(place.hold(ctx), sp.after, sp.before, page)
 			}
 		}
 		// Each part of the window is read once, pages in flight, between two
