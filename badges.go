@@ -107,20 +107,17 @@ func (s *BadgesService) Settle(ctx context.Context, params *BadgeParams, err err
 	}
 	made := func(b *Badge) Time { return b.CreatedAt }
 	judge := func(b *Badge) verdict {
-		switch {
-		case sameText(b.Name, params.Name):
-			return callsAsMade
-		case editedSince(b.CreatedAt, b.UpdatedAt):
-			return maybeTheCall // renamed since?
+		if sameText(b.Name, params.Name) {
+			return theCall
 		}
-		return notTheCall
+		return doubtIf(editedSince(b.CreatedAt, b.UpdatedAt) && sameText(b.Description, params.Description)) // renamed since?
 	}
 	return settle(ctx, s.client, err, fmt.Sprintf("Badge %q", params.Name), func(floor time.Time) (*Badge, bool, error) {
 		b, ok, err := settleIn(s.All(ctx, &BadgeListOptions{Query: strings.TrimSpace(params.Name)}), floor, "Badge", made, judge)
 		if ok || err != nil {
 			return b, ok, err
 		}
-		return settleIn(s.All(ctx, nil), floor, "Badge", made, judge) // renamed ones too
+		return settleIn(s.All(ctx, nil), floor, "Badge", made, judge) // those renamed too
 	})
 }
 

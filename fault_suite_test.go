@@ -787,32 +787,35 @@ func TestFaultSuiteSettles(t *testing.T) {
 }
 
 // A settle on the default, frozen clock, where every record is made in the
-// same instant: of the Worker's earlier cancelled Job and the call's, made
-// alike, the one still as a create makes it is the call's; a Job made
-// before the call is told apart once the test moves the clock between
-// them, as the fake's users do (on a clock that stands still, a Job made
-// and cancelled before the call reads as the call's moved on).
+// same instant: the Worker's earlier cancelled Job and the call's cannot be
+// told apart (undecided, never "not done"); once the test moves the clock
+// between them, as the fake's users do, they are. (Without the call's Job,
+// the earlier one alone reads as the call's, moved on: docs/settling.md,
+// "What it does not do".)
 func TestSettleJobOnAFrozenClock(t *testing.T) {
 	t.Parallel()
-	for _, done := range []bool{true, false} {
+	for _, tc := range []struct {
+		done, moved bool
+		want        error
+	}{{true, false, workforce.ErrUndecided}, {true, true, nil}, {false, true, workforce.ErrNotFound}} {
 		srv := workforcetest.NewServer(t)
-		tc := settleCases(t, srv)["Jobs.Assign"]
+		sc := settleCases(t, srv)["Jobs.Assign"]
 		c, err := srv.Client(workforce.WithSettleHorizon(0)) // a dropped create ended before the call did
 		require.NoError(t, err)
-		tc.earlier(t, c)
-		if !done {
+		sc.earlier(t, c)
+		if tc.moved {
 			srv.Advance(time.Second)
 		}
-		srv.InjectFault(workforcetest.Fault{Method: http.MethodPost, Path: tc.path, Drop: !done, DropAfter: done})
-		_, err = tc.make(c)
+		srv.InjectFault(workforcetest.Fault{Method: http.MethodPost, Path: sc.path, Drop: !tc.done, DropAfter: tc.done})
+		_, err = sc.make(c)
 		require.ErrorIs(t, err, workforce.ErrOutcomeUnknown)
 		j, err := c.Jobs.Settle(context.Background(), &workforce.JobCreate{WorkerID: srv.Seed().WorkerIDs[1], JobRequestID: srv.Seed().JobRequest1099ID}, err)
-		if done {
+		if tc.want == nil {
 			require.NoError(t, err)
-			assert.Equal(t, workforce.JobFilled, j.State, "the call's Job, not the cancelled one made in the same instant")
-		} else {
-			require.ErrorIs(t, err, workforce.ErrNotFound, "the cancelled Job was made before the call")
+			assert.Equal(t, workforce.JobFilled, j.State, "the call's Job, not the cancelled one made before")
+			continue
 		}
+		require.ErrorIs(t, err, tc.want, "%+v", tc)
 	}
 }
 

@@ -3,6 +3,7 @@ package workforce
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 )
 
 // InfoService reads the API's status. It needs no token.
@@ -21,9 +22,12 @@ type Info struct {
 func (i *Info) setRaw(b json.RawMessage) { i.Raw = b }
 
 // Get returns the API's status. The API answers a flat object; one wrapped
-// in "info" is read too.
+// in "info" is read too. It asks caches for a fresh answer (Cache-Control:
+// no-cache): its clock is what syncs and settles reckon from.
 //
 // API: GET /info
 func (s *InfoService) Get(ctx context.Context) (*Info, *Response, error) {
-	return call[*Info](ctx, s.client, info.find(nil))
+	r := info.find(nil)
+	r.header = http.Header{"Cache-Control": {"no-cache"}}
+	return call[*Info](ctx, s.client, r)
 }

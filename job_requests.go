@@ -3,6 +3,7 @@ package workforce
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"iter"
 	"strings"
@@ -247,43 +248,51 @@ func (s *JobRequestsService) Create(ctx context.Context, jobRequest *JobRequestP
 // ErrNotFound when it made none. Only one made since the call began with
 // the fields sent counts (docs/settling.md lists them, and how a time zone
 // this machine cannot load is told): give Job Requests an AgentCode of
-// your own to tell apart two posted alike at once. err must be the
-// create's own error.
+// your own to tell apart two posted alike at once. One made since and
+// changed since that keeps the name, the place or the description sent may
+// be the call's, edited: the error then matches ErrUndecided, never
+// ErrNotFound. err must be the create's own error.
 //
-// API: GET /info, then GET /job_requests with updated_after and params' filters
+// API: GET /info, then GET /job_requests with updated_after
 func (s *JobRequestsService) Settle(ctx context.Context, params *JobRequestParams, err error) (*JobRequest, error) {
 	if e := params.check(true); e != nil {
 		return nil, e
 	}
 	zones := map[string]*time.Location{} // the settle's time zones, each loaded once
 	return settle(ctx, s.client, err, fmt.Sprintf("Job Request %q", params.RequestName), func(floor time.Time) (*JobRequest, bool, error) {
-		opts := &JobRequestListOptions{UpdatedAfter: floor.Add(-filterMargin), AgentCode: params.AgentCode,
-			MultiDayJobRequestID: params.MultiDayJobRequestID, Classification: params.Classification}
+		// Only updated_after filters the list: every field sent may have
+		// been changed since (PATCH), and is compared below instead.
+		opts := &JobRequestListOptions{UpdatedAfter: floor.Add(-filterMargin)}
 		var zoneless *JobRequest // a candidate whose start could not be compared
 		jr, ok, err := settleIn(s.All(ctx, opts), floor, "Job Request", func(jr *JobRequest) Time { return jr.CreatedAt }, func(jr *JobRequest) verdict {
-			edited := editedSince(jr.CreatedAt, jr.UpdatedAt) &&
-				(sameText(jr.RequestName, params.RequestName) || sameText(jr.Address, params.Address) && sameText(jr.Zip, params.Zip))
+			// Edited since, keeping its name, its place or its description?
+			edited := editedSince(jr.CreatedAt, jr.UpdatedAt) && (sameText(jr.RequestName, params.RequestName) ||
+				sameText(jr.Address, params.Address) && sameText(jr.Zip, params.Zip) ||
+				params.Description != "" && sameText(jr.Description, params.Description) ||
+				params.DescriptionTasks != "" && sameText(jr.DescriptionTasks, params.DescriptionTasks))
 			if !(sameText(jr.RequestName, params.RequestName) && sameText(jr.Address, params.Address) &&
 				sameText(jr.City, params.City) && sameText(jr.Zip, params.Zip) &&
 				(params.EmployerID == 0 || jr.EmployerID == params.EmployerID) &&
-				(params.AgentCode == "" || jr.AgentCode == params.AgentCode)) {
-				return doubtIf(edited) // edited since, its name or its place kept?
+				(params.AgentCode == "" || jr.AgentCode == params.AgentCode) &&
+				(params.MultiDayJobRequestID == 0 || jr.MultiDayJobRequestID == params.MultiDayJobRequestID) &&
+				(params.Classification == "" || jr.Classification == params.Classification)) {
+				return doubtIf(edited)
 			}
 			if params.StartTime.IsZero() {
-				return callsAsMade
+				return theCall
 			}
 			switch match, unknown := startsAt(jr, params.StartTime, zones); {
 			case match:
-				return callsAsMade
+				return theCall
 			case unknown:
 				zoneless = jr
-				return notTheCall
+				return maybeTheCall
 			}
 			return doubtIf(edited) // its start moved since?
 		})
-		if err == nil && !ok && zoneless != nil {
-			err = fmt.Errorf("%w: Job Request %d matches all but its start, which cannot be compared: its time zone %q is not known on this machine (a binary without zoneinfo needs import _ \"time/tzdata\")",
-				ErrUndecided, zoneless.ID, zoneless.Timezone)
+		if zoneless != nil && errors.Is(err, ErrUndecided) {
+			err = fmt.Errorf("%w (Job Request %d matches all but its start, which cannot be compared: its time zone %q is not known on this machine; a binary without zoneinfo needs import _ \"time/tzdata\")",
+				err, zoneless.ID, zoneless.Timezone)
 		}
 		return jr, ok, err
 	})

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"iter"
+	"slices"
+	"strings"
 	"time"
 )
 
@@ -292,9 +294,16 @@ func (s *JobsService) Settle(ctx context.Context, create *JobCreate, err error) 
 	what := fmt.Sprintf("Job of worker %d on job request %d", create.WorkerID, create.JobRequestID)
 	return settle(ctx, s.client, err, what, func(floor time.Time) (*Job, bool, error) {
 		jobs := s.All(ctx, &JobListOptions{JobRequestID: create.JobRequestID, UpdatedAfter: floor.Add(-filterMargin)})
-		return settleIn(jobs, floor, "Job", func(j *Job) Time { return j.CreatedAt }, func(j *Job) verdict {
-			if j.WorkerID != create.WorkerID || j.JobRequestID != create.JobRequestID && j.JobRequestID != 0 {
+		return settleIn(jobs, floor, "Job", jobMade, func(j *Job) verdict {
+			notes := strings.TrimSpace(create.RequestorNotes)
+			switch {
+			case j.JobRequestID != 0 && j.JobRequestID != create.JobRequestID, j.WorkerID != 0 && j.WorkerID != create.WorkerID,
+				notes != "" && j.RequestorNotes != "" && strings.TrimSpace(j.RequestorNotes) != notes:
 				return notTheCall
+			case j.WorkerID == 0:
+				return maybeTheCall // the answer names no Worker
+			case notes != "" && j.RequestorNotes == "":
+				return maybeTheCall // the Worker's own accept, or notes the answer leaves out
 			}
 			return madeByCreate(j)
 		})
@@ -304,38 +313,62 @@ func (s *JobsService) Settle(ctx context.Context, create *JobCreate, err error) 
 // madeByCreate judges a Job by the first state its transitions record: a
 // create makes a filled Job, a Worker's application a pending one.
 func madeByCreate(j *Job) verdict {
+	if j.State == JobPending || j.State == JobRejected {
+		return notTheCall // an application, decided or not, whatever its history
+	}
 	first, ok := firstTransition(j.Transitions)
 	switch {
 	case !ok:
 		return maybeTheCall // no history: nothing tells
 	case first.Name == JobPending:
-		return notTheCall // the Worker's own application, even if granted since
+		return notTheCall // the Worker's own application, granted since
 	case first.Name != JobFilled:
 		return maybeTheCall // a history that does not reach back to the creation
-	case j.State == JobFilled && len(j.Transitions) == 1:
-		return callsAsMade
-	default:
-		return callsMovedOn
 	}
+	return theCall
+}
+
+// jobMade returns when a Job was made: its created_at, else the time of
+// its first transition.
+func jobMade(j *Job) Time {
+	if !j.CreatedAt.IsZero() {
+		return j.CreatedAt
+	}
+	first, _ := firstTransition(j.Transitions)
+	return first.CreatedAt
 }
 
 // firstTransition returns the earliest of a Job's transitions: the one
-// with the lowest id when every one has an id (the API lists them newest
-// first, and two may share a second), else the last listed.
-func firstTransition(ts []Transition) (Transition, bool) {
-	if len(ts) == 0 {
+// with the lowest id when every one has an id (two may share a second),
+// else the one made first when their times tell it alone; ok is false
+// when nothing tells (the API lists them newest first, but an answer that
+// leaves out ids may not).
+func firstTransition(ts []Transition) (_ Transition, ok bool) {
+	switch len(ts) {
+	case 0:
 		return Transition{}, false
+	case 1:
+		return ts[0], true
 	}
-	first := ts[len(ts)-1]
-	for _, t := range ts {
-		if t.ID <= 0 {
-			return ts[len(ts)-1], true
+	byID, byTime, tie := ts[0], ts[0], false
+	for _, t := range ts[1:] {
+		if t.ID < byID.ID {
+			byID = t
 		}
-		if t.ID < first.ID {
-			first = t
+		switch {
+		case t.CreatedAt.Before(byTime.CreatedAt.Time):
+			byTime, tie = t, false
+		case t.CreatedAt.Equal(byTime.CreatedAt.Time):
+			tie = true
 		}
 	}
-	return first, true
+	switch {
+	case !slices.ContainsFunc(ts, func(t Transition) bool { return t.ID <= 0 }):
+		return byID, true
+	case !tie && !byTime.CreatedAt.IsZero():
+		return byTime, true
+	}
+	return Transition{}, false
 }
 
 // Create puts a Worker on a Job Request as a filled Job, as Assign does;

@@ -130,7 +130,7 @@ func (s *MessagesService) Settle(ctx context.Context, message *MessageCreate, er
 		return settleIn(s.All(ctx, opts), floor, "Message", func(m *Message) Time { return m.CreatedAt }, func(m *Message) verdict {
 			if m.JobID == message.JobID && m.SenderID == message.SenderID && m.ReceiverID == message.ReceiverID &&
 				strings.TrimSpace(m.Body) == strings.TrimSpace(message.Body) {
-				return callsAsMade
+				return theCall
 			}
 			return notTheCall
 		})

@@ -37,7 +37,9 @@ const DefaultSettleHorizon = 2 * time.Minute
 // only from a read begun this long after that attempt was sent; earlier it
 // waits, re-reading, within its context.
 // The default is DefaultSettleHorizon; 0 suits a server known to act on a
-// request only while its client waits. d must not be negative.
+// request only while its client waits, and whose lists show a record as
+// soon as its create is answered (0 concludes from the first read: a list
+// served by a replica behind needs the horizon). d must not be negative.
 func WithSettleHorizon(d time.Duration) Option {
 	return func(s *settings) { s.settleHorizon, s.settleHorizonSet = d, true }
 }
@@ -167,7 +169,10 @@ func settle[T any](ctx context.Context, c *Client, callErr error, what string, f
 		select {
 		case <-ctx.Done():
 			timer.Stop()
-			if err != nil {
+			switch {
+			case errors.Is(err, ErrUndecided):
+				return zero, unsettled(fmt.Errorf("%w, and its last read left a doubt: %w", ctx.Err(), err))
+			case err != nil:
 				return zero, unsettled(fmt.Errorf("%w (its last read failed: %v)", ctx.Err(), err))
 			}
 			return zero, unsettled(ctx.Err())
@@ -237,48 +242,59 @@ type verdict int
 const (
 	notTheCall   verdict = iota // it does not match what the call sent
 	maybeTheCall                // it may be the call's, changed since it was made, or its history does not tell
-	callsMovedOn                // the call's, changed since it was made (a Job that left the state a create makes)
-	callsAsMade                 // the call's, as the create made it
+	theCall                     // it is what the call would have made, or became since
 )
 
-// settleIn returns the record of seq that judge takes for the call's: of
-// those made (by made) at or after floor, the earliest made; of two made
-// in the same instant, the one still as the create made it, then the
-// lower id. When it takes none but judge was in doubt of some, it answers
-// an error matching ErrUndecided naming them (what names the kind).
+// settleIn returns the record of seq that judge takes for the call's: the
+// earliest made (by made) at or after floor of those it does not rule out.
+// When that earliest one is in doubt, or shares its instant with another
+// (a clock that stands still, stamps cut to the second), or a record it
+// does not rule out tells no time it was made, it answers an error
+// matching ErrUndecided naming them (what names the kind): a doubt made
+// before the record taken may be the call's, edited, and the record taken
+// another's.
 func settleIn[T listed](seq iter.Seq2[T, error], floor time.Time, what string, made func(T) Time, judge func(T) verdict) (_ T, ok bool, _ error) {
-	var found T
-	var foundAt Time
-	var foundVerdict verdict
-	var doubt []int64
+	var first []T // the earliest made of those not ruled out, all of one instant
+	var firstAt Time
+	var sure bool   // first is one record that judge takes for the call's
+	var untimed []T // records not ruled out that tell no time they were made
 	for r, err := range seq {
 		if err != nil {
 			var zero T
 			return zero, false, err
 		}
 		at := made(r)
-		if !madeSince(at, floor) {
+		if !at.IsZero() && !madeSince(at, floor) {
 			continue
 		}
 		v := judge(r)
 		switch {
 		case v == notTheCall:
-			continue
-		case v == maybeTheCall:
-			doubt = append(doubt, r.listID())
-			continue
-		}
-		if !ok || at.Before(foundAt.Time) ||
-			(at.Equal(foundAt.Time) && (v > foundVerdict || (v == foundVerdict && r.listID() < found.listID()))) {
-			found, foundAt, foundVerdict, ok = r, at, v, true
+		case at.IsZero():
+			untimed = append(untimed, r)
+		case first == nil || at.Before(firstAt.Time):
+			first, firstAt, sure = []T{r}, at, v == theCall
+		case at.Equal(firstAt.Time):
+			first, sure = append(first, r), false
 		}
 	}
-	if !ok && len(doubt) > 0 {
-		slices.Sort(doubt)
-		return found, false, fmt.Errorf("%w: %s %v, made since the call began, may be the call's: changed since it was made, or without a history that tells; look at it before creating again",
-			ErrUndecided, what, doubt)
+	switch {
+	case sure && untimed == nil:
+		return first[0], true, nil
+	case first == nil && untimed == nil:
+		var zero T
+		return zero, false, nil
+	case untimed != nil:
+		first = untimed
 	}
-	return found, ok, nil
+	ids := make([]int64, len(first))
+	for i, r := range first {
+		ids[i] = r.listID()
+	}
+	slices.Sort(ids)
+	var zero T
+	return zero, false, fmt.Errorf("%w: %s %v, made since the call began or telling no time it was made, may be the call's: changed since it was made, without a history that tells, or made in one instant with another; look at it before creating again",
+		ErrUndecided, what, ids)
 }
 
 // doubtIf returns maybeTheCall when a record that does not match what the
@@ -291,8 +307,11 @@ func doubtIf(may bool) verdict {
 }
 
 // editedSince tells whether a record made at created may have been changed
-// since it was made: its updated_at is not its created_at (a create stamps
-// both alike). A record without both stamps counts as changed: nothing
+// since it was made: its updated_at is not its created_at. A create stamps
+// both alike, but the platform may touch a record just after (the real
+// Jobs' updated_at are 1 to 4 s after their created_at), so this says
+// "may": the settles ask it only of a record that shares something with
+// what was sent. A record without both stamps counts as changed: nothing
 // says it was not.
 func editedSince(created, updated Time) bool {
 	return created.IsZero() || updated.IsZero() || !updated.Equal(created.Time)
@@ -317,6 +336,14 @@ func samePhone(a, b string) bool {
 		a, b = b, a
 	}
 	return b != "" && (a == b || (len(b) >= 10 && strings.HasSuffix(a, b)))
+}
+
+// userMadeKnown tells whether a User's answer says when it was made: a
+// created_at that reads as a time.
+func userMadeKnown(u *User) bool {
+	v, ok := jsonscan.Member(u.Raw, "created_at")
+	var t Time
+	return ok && t.UnmarshalJSON(v) == nil && !t.IsZero()
 }
 
 // userMade returns when a User was made: its created_at when the API sends

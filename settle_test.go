@@ -410,6 +410,12 @@ func TestSettleJobByItsHistory(t *testing.T) {
 		{"no transitions", "filled", `[]`, workforce.ErrUndecided},
 		{"transitions absent", "in_progress", ``, workforce.ErrUndecided},
 		{"a history cut short", "completed", `[{"id": 9, "name": "completed"}]`, workforce.ErrUndecided},
+		{"pending, no transitions", "pending", `[]`, workforce.ErrNotFound},
+		{"rejected", "rejected", `[{"name": "rejected"}]`, workforce.ErrNotFound},
+		// Without ids, the times order the transitions, whatever the order listed.
+		{"no ids, oldest first, by their times", "filled", `[{"name": "pending", "created_at": "2026-01-01T10:00:00Z"}, {"name": "filled", "created_at": "2026-01-01T10:00:05Z"}]`, workforce.ErrNotFound},
+		{"no ids, newest first, by their times", "withdrawn", `[{"name": "withdrawn", "created_at": "2026-01-01T10:00:05Z"}, {"name": "filled", "created_at": "2026-01-01T10:00:00Z"}]`, nil},
+		{"no ids, one second", "filled", `[{"name": "filled", "created_at": "2026-01-01T10:00:00Z"}, {"name": "pending", "created_at": "2026-01-01T10:00:00Z"}]`, workforce.ErrUndecided},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -441,9 +447,54 @@ func TestSettleJobByItsHistory(t *testing.T) {
 	}
 }
 
+// A Job whose answer tells no time it was made, or names no Worker, may be
+// the call's: undecided, never "not done". A Job without created_at is
+// dated by its first transition. Notes sent tell a Worker's own accept (no
+// notes) from the create, and another create's (other notes).
+func TestSettleJobWhatTheAnswerLeavesOut(t *testing.T) {
+	t.Parallel()
+	now := time.Now().UTC().Format(time.RFC3339Nano)
+	for _, tc := range []struct {
+		name, job, notes string
+		want             error // nil: found
+	}{
+		{"no created_at, dated by its transition", `{"id": 21, "state": "filled", "worker": {"id": 7}, "transitions": [{"id": 1, "name": "filled", "created_at": %q}]}`, "", nil},
+		{"no created_at, no times", `{"id": 21, "state": "filled", "worker": {"id": 7}, "transitions": [{"id": 1, "name": "filled"}]}`, "", workforce.ErrUndecided},
+		{"created_at garbled", `{"id": 21, "state": "filled", "created_at": "yesterday", "worker": {"id": 7}, "transitions": [{"id": 1, "name": "filled"}]}`, "", workforce.ErrUndecided},
+		{"worker null", `{"id": 21, "state": "filled", "created_at": %q, "worker": null, "transitions": [{"id": 1, "name": "filled"}]}`, "", workforce.ErrUndecided},
+		{"the notes sent", `{"id": 21, "state": "filled", "created_at": %q, "worker": {"id": 7}, "requestor_notes": "Gate 4", "transitions": [{"id": 1, "name": "filled"}]}`, "Gate 4", nil},
+		{"other notes", `{"id": 21, "state": "filled", "created_at": %q, "worker": {"id": 7}, "requestor_notes": "Gate 9", "transitions": [{"id": 1, "name": "filled"}]}`, "Gate 4", workforce.ErrNotFound},
+		{"no notes: the Worker's accept?", `{"id": 21, "state": "filled", "created_at": %q, "worker": {"id": 7}, "requestor_notes": null, "transitions": [{"id": 1, "name": "filled"}]}`, "Gate 4", workforce.ErrUndecided},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			c, m := newMock(t, workforce.WithSettleHorizon(0))
+			m.RegisterResponder(http.MethodGet, mockBase+"/api_v2/info",
+				httpmock.NewStringResponder(200, fmt.Sprintf(`{"utc_time_now": %q}`, now)))
+			job := tc.job
+			if strings.Contains(job, "%q") {
+				job = fmt.Sprintf(job, now)
+			}
+			m.RegisterResponder(http.MethodGet, mockBase+"/api_v2/jobs", httpmock.NewStringResponder(200, `{"jobs": [`+job+`]}`))
+			got, err := c.Jobs.Settle(context.Background(), &workforce.JobCreate{WorkerID: 7, JobRequestID: 9, RequestorNotes: tc.notes},
+				&workforce.TransportError{OutcomeUnknown: true, Started: time.Now().Add(-time.Second)})
+			if tc.want == nil {
+				require.NoError(t, err)
+				assert.Equal(t, int64(21), got.ID)
+				return
+			}
+			require.ErrorIs(t, err, tc.want)
+			if tc.want == workforce.ErrUndecided {
+				assert.NotErrorIs(t, err, workforce.ErrNotFound)
+			}
+		})
+	}
+}
+
 // Of two Jobs of the Worker made in the same instant (a clock that stands
-// still, or stamps to the second), the one still as a create makes it is
-// the call's; of two so, the lower id.
+// still, or stamps to the second), either may be the call's: one made and
+// withdrawn, the other assigned by another process in the same second.
+// The settle is undecided, naming both, never "not done" nor a guess.
 func TestSettleJobTiesInOneInstant(t *testing.T) {
 	t.Parallel()
 	c, m := newMock(t, workforce.WithSettleHorizon(0))
@@ -455,8 +506,24 @@ func TestSettleJobTiesInOneInstant(t *testing.T) {
 		{"id": 23, "state": "filled", "created_at": %[1]q, "worker": {"id": 7}, "transitions": [{"id": 5, "name": "filled"}]},
 		{"id": 22, "state": "filled", "created_at": %[1]q, "worker": {"id": 7}, "transitions": [{"id": 4, "name": "filled"}]},
 		{"id": 21, "state": "cancelled", "created_at": %[1]q, "worker": {"id": 7}, "transitions": [{"id": 3, "name": "cancelled"}, {"id": 1, "name": "filled"}]}]}`, at)))
-	job, err := c.Jobs.Settle(context.Background(), &workforce.JobCreate{WorkerID: 7, JobRequestID: 9},
+	_, err := c.Jobs.Settle(context.Background(), &workforce.JobCreate{WorkerID: 7, JobRequestID: 9},
 		&workforce.TransportError{OutcomeUnknown: true, Started: time.Now()})
+	require.ErrorIs(t, err, workforce.ErrUndecided)
+	assert.NotErrorIs(t, err, workforce.ErrNotFound)
+	assert.Contains(t, err.Error(), "[21 22 23]")
+}
+
+// The server's clock is read fresh: a cache in front of GET /info must not
+// answer a stale time, which would move a settle's bound earlier.
+func TestServerClockIsReadFresh(t *testing.T) {
+	t.Parallel()
+	c, m := newMock(t)
+	var cacheControl string
+	m.RegisterResponder(http.MethodGet, mockBase+"/api_v2/info", func(r *http.Request) (*http.Response, error) {
+		cacheControl = r.Header.Get("Cache-Control")
+		return httpmock.NewStringResponse(200, `{"utc_time_now": "2026-11-28T12:00:00Z"}`), nil
+	})
+	_, _, err := c.Info.Get(context.Background())
 	require.NoError(t, err)
-	assert.Equal(t, int64(22), job.ID)
+	assert.Equal(t, "no-cache", cacheControl)
 }

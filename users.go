@@ -192,8 +192,10 @@ func (s *UsersService) Invite(ctx context.Context, invite *UserInvite) (*User, *
 // matching ErrOutcomeUnknown, made, or an error matching ErrNotFound when
 // it made none. Only a User with the Email sent (in any case), else the
 // Phone (by its digits), the same Type and names, made since the call began
-// (or, with no created_at, changed since) counts (docs/settling.md). err
-// must be the create's own error.
+// (or, with no created_at, changed since) counts. One that may be the
+// call's changed since (other names, another email or phone) makes the
+// error match ErrUndecided, never ErrNotFound (docs/settling.md). err must
+// be the create's own error.
 //
 // API: GET /info, then GET /users with email (or type) and updated_after
 func (s *UsersService) Settle(ctx context.Context, user *UserCreate, err error) (*User, error) {
@@ -231,14 +233,14 @@ func (s *UsersService) settle(ctx context.Context, callErr error, typ UserType, 
 			switch {
 			case u.Type != typ:
 				return notTheCall
-			case email != "" && sameText(u.Email, email) && sameNames(u):
-				return callsAsMade
+			case email != "" && sameText(u.Email, email) && (sameNames(u) || userMadeKnown(u)):
+				return theCall // the email is the person: renamed since, when made since
 			case email != "" && sameText(u.Email, email):
-				return callsMovedOn // the email is the person: renamed since
+				return maybeTheCall // renamed since, or made before and changed since: no created_at tells
 			case email == "" && samePhone(u.Phone, phone) && sameNames(u):
-				return callsAsMade
-			case email == "" && samePhone(u.Phone, phone):
-				return maybeTheCall // renamed since, or another person of the same phone
+				return theCall
+			case email == "" && (samePhone(u.Phone, phone) || sameNames(u)):
+				return maybeTheCall // renamed since, or another person of the phone; or its phone changed
 			}
 			return notTheCall
 		})
@@ -249,10 +251,7 @@ func (s *UsersService) settle(ctx context.Context, callErr error, typ UserType, 
 		// may still be the call's.
 		opts.Email = nil
 		return settleIn(s.All(ctx, opts), floor, "User", userMade, func(u *User) verdict {
-			if u.Type == typ && !sameText(u.Email, email) && sameNames(u) && (phone == "" || samePhone(u.Phone, phone)) {
-				return maybeTheCall
-			}
-			return notTheCall
+			return doubtIf(u.Type == typ && !sameText(u.Email, email) && (sameNames(u) || phone != "" && samePhone(u.Phone, phone)))
 		})
 	})
 }
