@@ -8,10 +8,13 @@ package contract
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"mime"
 	"net/http"
+	"net/url"
 	"sort"
 	"strings"
 
@@ -130,20 +133,42 @@ func (c *Contract) input(op Operation, params map[string]string, req *http.Reque
 		Options: &openapi3filter.Options{
 			IncludeResponseStatus: true,
 			MultiError:            true,
-			AuthenticationFunc:    queryToken,
+			AuthenticationFunc:    tokenIn(body),
 		},
 	}
 }
 
-// queryToken checks the document's one security scheme: a token in the query string.
-func queryToken(_ context.Context, in *openapi3filter.AuthenticationInput) error {
-	if in.SecurityScheme == nil || in.SecurityScheme.In != "query" {
-		return fmt.Errorf("unknown security scheme %q", in.SecuritySchemeName)
+// tokenIn checks the document's one security scheme, the token: in the query string, or in the
+// request's body, which is body, as the scheme's description says the platform takes it.
+func tokenIn(body []byte) openapi3filter.AuthenticationFunc {
+	return func(_ context.Context, in *openapi3filter.AuthenticationInput) error {
+		scheme := in.SecurityScheme
+		if scheme == nil || scheme.Type != "apiKey" || scheme.In != "query" {
+			return fmt.Errorf("unknown security scheme %q", in.SecuritySchemeName)
+		}
+		r := in.RequestValidationInput.Request
+		if r.URL.Query().Get(scheme.Name) != "" || bodyHas(r.Header.Get("Content-Type"), body, scheme.Name) {
+			return nil
+		}
+		return fmt.Errorf("no %s in the query string or the body", scheme.Name)
 	}
-	if in.RequestValidationInput.Request.URL.Query().Get(in.SecurityScheme.Name) == "" {
-		return fmt.Errorf("no %s in the query string", in.SecurityScheme.Name)
+}
+
+// bodyHas tells whether a JSON object or form body of contentType holds a non-empty key.
+func bodyHas(contentType string, body []byte, key string) bool {
+	mediaType, _, _ := mime.ParseMediaType(contentType)
+	switch mediaType {
+	case "application/json":
+		var fields map[string]any
+		if json.Unmarshal(body, &fields) == nil {
+			v, ok := fields[key].(string)
+			return ok && v != ""
+		}
+	case "application/x-www-form-urlencoded":
+		form, err := url.ParseQuery(string(body))
+		return err == nil && form.Get(key) != ""
 	}
-	return nil
+	return false
 }
 
 // CheckRequest validates req, whose body is body, against its operation.
@@ -192,4 +217,36 @@ func (c *Contract) CheckSchema(name string, body []byte) error {
 		return err
 	}
 	return ref.Value.VisitJSON(v, openapi3.EnableJSONSchema2020(), openapi3.MultiErrors())
+}
+
+// CheckWebhook validates a webhook delivery, its header and its JSON body, against the document's
+// webhook whose body schema it matches: a Job's or a Job Request's.
+func (c *Contract) CheckWebhook(header http.Header, body []byte) error {
+	v, err := decodeJSON(body)
+	if err != nil {
+		return err
+	}
+	fields, _ := v.(map[string]any)
+	var errs []error
+	for name, item := range c.doc.Webhooks {
+		op := item.Post
+		if op == nil || op.RequestBody == nil {
+			continue
+		}
+		key := strings.TrimSuffix(name, "s")
+		if _, ok := fields[key]; !ok {
+			continue
+		}
+		for _, p := range op.Parameters {
+			if p.Value.In == "header" && p.Value.Required && header.Get(p.Value.Name) == "" {
+				errs = append(errs, fmt.Errorf("contract: webhook %s: no %s header", name, p.Value.Name))
+			}
+		}
+		schema := op.RequestBody.Value.Content.Get("application/json").Schema.Value
+		if err := schema.VisitJSON(v, openapi3.EnableJSONSchema2020(), openapi3.MultiErrors()); err != nil {
+			errs = append(errs, fmt.Errorf("contract: webhook %s: %w", name, err))
+		}
+		return errors.Join(errs...)
+	}
+	return errors.New("contract: the body is no webhook of the document")
 }

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"testing"
 )
 
 // Violation is one exchange that broke the document.
@@ -23,7 +24,7 @@ type Violation struct {
 
 // String describes v on one line.
 func (v Violation) String() string {
-	return fmt.Sprintf("%s %s -> %d: %s: %s", v.Method, v.Path, v.Status, v.Side, oneLine(v.Err.Error()))
+	return fmt.Sprintf("%s %s -> %d: %s: %s", v.Method, v.Path, v.Status, v.Side, strings.Join(Describe(v.Err), "; "))
 }
 
 // oneLine folds the lines of a kin-openapi error message into one.
@@ -158,3 +159,24 @@ func decodeJSON(body []byte) (any, error) {
 	}
 	return v, nil
 }
+
+// Guard returns a Recorder of the document whose violations fail tb when tb ends. Give its
+// Middleware to a server started after Guard, so that the server is closed before the check.
+func Guard(tb testing.TB) *Recorder {
+	tb.Helper()
+	c, err := Load()
+	if err != nil {
+		tb.Fatal(err)
+		return nil
+	}
+	r := c.NewRecorder()
+	tb.Cleanup(func() {
+		for _, v := range r.Violations() {
+			tb.Errorf("the exchange breaks the OpenAPI document: %s", v)
+		}
+	})
+	return r
+}
+
+// Operations returns every operation of the recorder's document.
+func (r *Recorder) Operations() []Operation { return r.c.Operations() }
