@@ -119,6 +119,9 @@ func (c *Contract) Find(method, path string) (Operation, map[string]string, bool
 	return Operation{}, nil, false
 }
 
+// Operation returns the operation as the document describes it.
+func (o Operation) Operation() *openapi3.Operation { return o.op }
+
 // ErrNoOperation is the error of a request the document has no operation for.
 var ErrNoOperation = errors.New("contract: no operation of the document serves this request")
 
