@@ -127,23 +127,25 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	}
 	if err != nil {
 		status, contentType = http.StatusInternalServerError, "application/json; charset=utf-8"
-		data = []byte(`{"error":"internal error: cannot encode the response"}`)
+		data = []byte(`{"status":500,"error":"internal error: cannot encode the response"}`)
 	}
 	w.Header().Set("Content-Type", contentType)
 	w.WriteHeader(status)
 	_, _ = w.Write(data)
 }
 
-// writeError answers err as {"error": "..."} (with "errors" on a 422).
+// writeError answers err as {"status": N, "error": "..."} (with "errors" on a 422), the status
+// first, as the live API's 404 (CONTRACT §10.1).
 func writeError(w http.ResponseWriter, err error) {
 	var ae *apiError
 	if !errors.As(err, &ae) {
 		ae = errorf(http.StatusInternalServerError, "internal error: %v", err)
 	}
 	body := struct {
+		Status int                 `json:"status"`
 		Error  string              `json:"error"`
 		Errors map[string][]string `json:"errors,omitempty"`
-	}{Error: ae.Error(), Errors: ae.fields}
+	}{Status: ae.status, Error: ae.Error(), Errors: ae.fields}
 	writeJSON(w, ae.status, body)
 }
 
