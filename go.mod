@@ -1,6 +1,6 @@
 module github.com/workforce-marketplace/workforce-go
 
-go 1.24
+go 1.25
 
 require (
 	github.com/davecgh/go-spew v1.1.1
@@ -11,4 +11,7 @@ require (
 	go.uber.org/goleak v1.3.0
 )
 
-require go.yaml.in/yaml/v3 v3.0.5 // indirect
+require (
+	github.com/getkin/kin-openapi v0.153.0 // indirect
+	go.yaml.in/yaml/v3 v3.0.5 // indirect
+)

@@ -75,9 +75,9 @@ type JobRequest struct {
 	// NotificationDistance is how far from the venue, in miles, Workers
 	// are notified.
 	NotificationDistance Decimal `json:"notification_distance"`
-	// PushAllNotificationsASAP is SwitchOn when every Worker is notified
-	// at once rather than in waves.
-	PushAllNotificationsASAP Switch `json:"push_all_notifications_asap"`
+	// PushAllNotificationsASAP is true when every Worker is notified at
+	// once, not in waves ("on" reads as true); JobRequestParams sends it.
+	PushAllNotificationsASAP bool `json:"push_all_notifications_asap"`
 	// Can is the API's undocumented "can" setting, as sent.
 	Can string `json:"can"`
 	// PreferredCandidateIDs are Workers offered the work first.

@@ -207,7 +207,7 @@ var formFields = []formField{
 	{"created_at", timeForms, func(j *workforce.Job) any { return timeText(j.CreatedAt) }},
 	{"finished_at", timeForms, func(j *workforce.Job) any { return timeText(j.FinishedAt) }},
 	{"worker.suspended", boolForms, func(j *workforce.Job) any { return j.Worker.Suspended }},
-	{"worker.w2_onboarding_started", boolForms, func(j *workforce.Job) any { return j.Worker.W2OnboardingStarted }},
+	{"worker.w2_onboarding_started", timeForms, func(j *workforce.Job) any { return timeText(j.Worker.W2OnboardingStarted) }},
 	{"worker.rating", decimalForms, func(j *workforce.Job) any { return j.Worker.Rating.String() }},
 	{"worker.latitude", decimalForms, func(j *workforce.Job) any { return j.Worker.Latitude.String() }},
 	{"worker.dob", dateForms, func(j *workforce.Job) any { return j.Worker.DOB.String() }},

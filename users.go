@@ -18,7 +18,10 @@ type UsersService service
 // external_id, type, names, avatar_url, city, zip, rating, suspended,
 // latitude, longitude, workplace_image_url, logo_url, business_name,
 // email, gender, the W2 fields, dob, ssn, address, address_state,
-// user_badges), GET /users the others; a field not sent is zero.
+// user_badges); a standalone User (GET /users/:id, a ranking's worker)
+// those and suspended_until, the home coordinates, lower_pool and the
+// others below; GET /users may send the others still. A field not sent is
+// zero.
 type User struct {
 	ID                  int64    `json:"id"`
 	Type                UserType `json:"type"`
@@ -41,7 +44,29 @@ type User struct {
 	OnboardingLastState string   `json:"onboarding_last_state"`
 	W2EmployeeID        string   `json:"w2_employee_id"`
 	W2OnboardingStatus  string   `json:"w2_onboarding_status"`
-	W2OnboardingStarted bool     `json:"w2_onboarding_started"`
+	// W2OnboardingStarted is when the Worker began W2 onboarding; zero
+	// when they have not.
+	W2OnboardingStarted Time `json:"w2_onboarding_started"`
+	// W2OnboardingCompleted is when the Worker finished W2 onboarding.
+	W2OnboardingCompleted Time `json:"w2_onboarding_completed"`
+	// W2AddressState is the state of the Worker's W2 address.
+	W2AddressState string `json:"w2_address_state"`
+	// SuspendedUntil is when a suspension ends; zero when it does not
+	// (or the User is not suspended).
+	SuspendedUntil Time `json:"suspended_until"`
+	// LowerPool marks a Worker placed in the lower pool, until
+	// LowerPoolUntil.
+	LowerPool      bool `json:"lower_pool"`
+	LowerPoolUntil Time `json:"lower_pool_until"`
+	// OnboardingApptTime is the Worker's onboarding appointment.
+	OnboardingApptTime Time `json:"onboarding_appt_time"`
+	// HomeLatitude and HomeLongitude are where the User lives.
+	HomeLatitude  Decimal `json:"home_latitude"`
+	HomeLongitude Decimal `json:"home_longitude"`
+	// ReferredBy and TrackingCode are how the User came to the platform,
+	// as sent.
+	ReferredBy   string `json:"referred_by"`
+	TrackingCode string `json:"tracking_code"`
 	// DrugTested and VerifiedPhone are read from a boolean or from the
 	// text the API may send instead ("true", "false", "1", "0").
 	DrugTested      bool   `json:"drug_tested"`

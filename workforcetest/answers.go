@@ -108,33 +108,44 @@ func (p *bufferPool) put(b []byte) {
 	}
 }
 
-// writeJSON answers status with v encoded as JSON (a rawJSON as it is).
+// document is an answer that is not JSON: its bytes and their content type.
+type document struct {
+	contentType string
+	data        []byte
+}
+
+// writeJSON answers status with v encoded as JSON (a rawJSON as it is, a document as itself).
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	data, err := []byte(nil), error(nil)
-	if raw, ok := v.(rawJSON); ok {
-		data = raw
-	} else {
+	data, err, contentType := []byte(nil), error(nil), "application/json; charset=utf-8"
+	switch v := v.(type) {
+	case rawJSON:
+		data = v
+	case document:
+		data, contentType = v.data, v.contentType
+	default:
 		data, err = json.Marshal(v)
 	}
 	if err != nil {
-		status = http.StatusInternalServerError
-		data = []byte(`{"error":"internal error: cannot encode the response"}`)
+		status, contentType = http.StatusInternalServerError, "application/json; charset=utf-8"
+		data = []byte(`{"status":500,"error":"internal error: cannot encode the response"}`)
 	}
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Content-Type", contentType)
 	w.WriteHeader(status)
 	_, _ = w.Write(data)
 }
 
-// writeError answers err as {"error": "..."} (with "errors" on a 422).
+// writeError answers err as {"status": N, "error": "..."} (with "errors" on a 422), the status
+// first, as the live API's 404 (CONTRACT §10.1).
 func writeError(w http.ResponseWriter, err error) {
 	var ae *apiError
 	if !errors.As(err, &ae) {
 		ae = errorf(http.StatusInternalServerError, "internal error: %v", err)
 	}
 	body := struct {
+		Status int                 `json:"status"`
 		Error  string              `json:"error"`
 		Errors map[string][]string `json:"errors,omitempty"`
-	}{Error: ae.Error(), Errors: ae.fields}
+	}{Status: ae.status, Error: ae.Error(), Errors: ae.fields}
 	writeJSON(w, ae.status, body)
 }
 

@@ -120,12 +120,22 @@ func (s *Server) ExpireTokens() {
 	clear(s.tokens.issued)
 }
 
+// infoJSON is the answer of GET /api_v2/info: exactly the live API's keys (CONTRACT §10.1), its
+// release and deploy null as the live API sends them.
+type infoJSON struct {
+	UTCTimeNow       string  `json:"utc_time_now"`
+	Environment      string  `json:"environment"`
+	RailsEnvironment string  `json:"rails_environment"`
+	RackEnvironment  string  `json:"rack_environment"`
+	ReleaseVersion   *string `json:"release_version"`
+	Deploy           *string `json:"deploy"`
+}
+
 // info serves GET /api_v2/info, which needs no token.
 func (s *Server) info(*call) (any, error) {
-	return map[string]any{
-		"utc_time_now": s.clock.now().UTC().Format("2006-01-02T15:04:05.000Z07:00"), // the precision of the records' times
-		"environment":  "test",
-		"api_version":  "v2",
-		"server":       "workforce-fake",
+	env := "test"
+	return infoJSON{
+		UTCTimeNow:  s.clock.now().UTC().Format("2006-01-02T15:04:05.000Z07:00"), // the precision of the records' times
+		Environment: env, RailsEnvironment: env, RackEnvironment: env,
 	}, nil
 }

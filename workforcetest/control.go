@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/workforce-marketplace/workforce-go/openapi"
 )
 
 // ControlAPI lists the control API: Server's methods over HTTP, under /_fake/, for tests that
@@ -46,6 +48,7 @@ GET    /_fake/requests                             Requests -> {"requests": [{"m
                                                    "body" (as text), "body_size", "time"}]}
 DELETE /_fake/requests                             ResetRequests -> {}
 GET    /_fake/seed                                 Seed -> {"customer_id": 11, ...}
+GET    /_fake/openapi.yaml                         The API's OpenAPI 3.1 document (package openapi), as YAML
 POST   /_fake/webhooks?url=U                       AddWebhookReceiver (http or https on a loopback host) -> {}
 GET    /_fake/webhooks/attempts                    WebhookAttempts -> {"attempts": [{"url", "resource", "id",
                                                    "state", "attempt", "status", "error", "time", "body",
@@ -58,6 +61,12 @@ POST   /_fake/webhooks/chaos                       SetWebhookChaos -> {}; the JS
 // controlPrefix starts the paths of the control API (see ControlAPI), whose requests are neither
 // recorded nor faulted.
 const controlPrefix = "/_fake/"
+
+// controlOpenAPI serves GET /_fake/openapi.yaml: the OpenAPI document of the API the fake
+// implements.
+func (s *Server) controlOpenAPI(*call) (any, error) {
+	return document{contentType: "application/yaml", data: openapi.YAML()}, nil
+}
 
 // controlAddReceiver serves POST /_fake/webhooks?url=U: AddWebhookReceiver, answering {}.
 func (s *Server) controlAddReceiver(c *call) (any, error) {

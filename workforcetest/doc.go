@@ -51,9 +51,12 @@
 // 422 on "body" (a body
 // over 1 MiB is a 413); any positive page or per, however long, is accepted (per means at most
 // 50, a page past the end is empty); PATCH /jobs/:id without state, actual_duration or
-// cancelled_reason (absent, null or blank) is a 422 {"error": "nothing to update", "errors":
-// {"state": [...]}}, so that a body wrapped as {"job": {...}} is not silently ignored, and a PATCH
-// that changes nothing leaves updated_at and the transitions alone. A request body must arrive
+// cancelled_reason (absent, null or blank) is a 422 {"status": 422, "error": "nothing to
+// update", "errors": {"state": [...]}}, and a PATCH that changes nothing leaves updated_at and
+// the transitions alone. Every write takes its parameters wrapped in the resource's name
+// ({"job": {...}}, or job[worker_id]=… in a form) or flat ({"worker_id": …}), as the live API
+// (Rails) does. Every error answers {"status": N, "error": "..."}; an unknown route the live
+// API's {"status": 404, "error": "Not Found"}. A request body must arrive
 // within 30 seconds and an answer be written within a minute; a Delay fault lifts both limits
 // for its request. Server.ExpireTokens expires every token without moving the clock.
 //
@@ -74,18 +77,22 @@
 // on a W2 one. Its worker and employer carry exactly the keys of an embedded User: id,
 // external_id, type, first_name, last_name, avatar_url, city, zip, rating (text), suspended,
 // latitude and longitude (text), workplace_image_url, logo_url, business_name (an Employer's
-// Customer's name), email, gender, w2_employee_id, w2_onboarding_status, w2_onboarding_started,
-// dob, ssn (always ""), address, address_state and user_badges. A user_badges entry is {id,
-// user_id, badge_id, expires_at, created_at, suspended, category, updated_at}. GET /users writes
-// the User fields of the contract, in the forms of the real client's schema: drug_tested and
-// verified_phone as "true" or "false", rating as a number. A Job Request carries company_id (its
-// Customer, beside customer_id), latitude and longitude (numbers), postal_code, country "US",
-// timezone "America/Los_Angeles", flag_color, cached_job_states (its Jobs counted by state),
-// in_white_gloves_period, re_ranked_worker_ids (the Workers the last re_rank_workers ranked, as
-// "105,107"; null before), preferred_wonoloers_info (the preferred candidates' names),
-// push_all_notifications_asap ("on" or "off") and can; wage, duration, slots and
-// notification_distance are numbers, w2_hourly_rate text ("" on a 1099 Job Request), the ID lists
-// lists of text, and badge_requirements objects {id, badge_id, job_request_id, badge_name,
+// Customer's name), email, gender, w2_employee_id, w2_onboarding_status, w2_onboarding_started
+// (a time in Pacific time, or null), dob, ssn (always ""), address, address_state and
+// user_badges. A user_badges entry is {id, user_id, badge_id, expires_at, created_at, suspended,
+// category, updated_at}. A standalone User (GET /users/:id, PATCH /users/:id, GET /users,
+// search, a ranking's worker) carries the keys of the live API's (realworld/user.json:
+// suspended_until, home_latitude, lower_pool, referred_by and the others the fake does not
+// model, null or "" as the live API writes them unset), then the User fields of the contract:
+// drug_tested as "" or "true", verified_phone as "true" or "false". A Job Request carries
+// company_id (its Customer, beside customer_id), latitude and longitude (numbers), postal_code,
+// country "US", timezone "America/Los_Angeles", flag_color, cached_job_states (its Jobs counted
+// by state), in_white_gloves_period, re_ranked_worker_ids (the Workers the last re_rank_workers
+// ranked, as "105,107"; null before), preferred_wonoloers_info (an empty list: its meaning is
+// unknown), push_all_notifications_asap (a boolean, though written "on" or "off") and can; wage,
+// duration, slots and notification_distance are numbers, w2_hourly_rate text ("" on a 1099 Job
+// Request), the ID lists lists of integers, and badge_requirements objects {id, badge_id,
+// job_request_id, badge_name,
 // badge_icon_url, badge_description, created_at, updated_at}.
 //
 // # Job Requests

@@ -26,7 +26,7 @@ type Fault struct {
 	Status int `json:"status"`
 	// RetryAfter is the Retry-After header value, verbatim; "" sends none.
 	RetryAfter string `json:"retry_after"`
-	// Body is the response body, verbatim; "" sends {"error": "fault injected by workforcetest"},
+	// Body is the response body, verbatim; "" sends {"status": N, "error": "fault injected by workforcetest"},
 	// which an SDK error reads as "503 Service Unavailable: fault injected by workforcetest".
 	Body string `json:"body"`
 	// Drop closes the connection without answering (after Delay); Status is then ignored.
@@ -136,7 +136,7 @@ func playAfter(w http.ResponseWriter, f *Fault, status int, body []byte) {
 func drop(w http.ResponseWriter) {
 	conn, _, err := http.NewResponseController(w).Hijack()
 	if err != nil { // not HTTP/1: the closest thing is an answer the client cannot mistake
-		writeJSON(w, http.StatusBadGateway, map[string]string{"error": "connection dropped"})
+		writeError(w, errorf(http.StatusBadGateway, "connection dropped"))
 		return
 	}
 	_ = conn.Close()
@@ -148,15 +148,14 @@ const faultMessage = "fault injected by workforcetest"
 // writeFault answers f.Status with f's headers and body.
 func writeFault(w http.ResponseWriter, f Fault) {
 	if f.Status < 100 || f.Status > 599 {
-		writeJSON(w, http.StatusInternalServerError,
-			map[string]string{"error": "the injected fault's status " + strconv.Itoa(f.Status) + " is not an HTTP status"})
+		writeError(w, errorf(http.StatusInternalServerError, "the injected fault's status %d is not an HTTP status", f.Status))
 		return
 	}
 	if f.RetryAfter != "" {
 		w.Header().Set("Retry-After", f.RetryAfter)
 	}
 	if f.Body == "" {
-		writeJSON(w, f.Status, map[string]string{"error": faultMessage})
+		writeError(w, errorf(f.Status, "%s", faultMessage))
 		return
 	}
 	contentType := "text/plain; charset=utf-8"

@@ -23,7 +23,7 @@ func TestFaultStatusTimes(t *testing.T) {
 		assert.NotEmpty(t, resp.Header.Get("X-Request-Id"))
 		status, body := f.decode(resp)
 		assert.Equal(t, http.StatusServiceUnavailable, status)
-		assert.Equal(t, obj{"error": "fault injected by workforcetest"}, body)
+		assert.Equal(t, obj{"status": float64(503), "error": "fault injected by workforcetest"}, body)
 	}
 	resp := f.send(http.MethodGet, "/api_v2/jobs", with(f.private), "", nil)
 	assert.Empty(t, resp.Header.Get("Retry-After"))

@@ -9,7 +9,7 @@ import (
 )
 
 // fields reads the write parameters of one resource, the object under its singular name (e.g.
-// customer[name]), into a record: each reader sets its destination only when the parameter is
+// customer[name]) or the flat top level of a body that has none (params.object), into a record: each reader sets its destination only when the parameter is
 // present, and collects a 422 message when it is malformed. A null parameter clears an optional
 // value.
 type fields struct {
@@ -19,20 +19,22 @@ type fields struct {
 	pool   pool // the access level of the call's token, for readers that check what it may name
 }
 
-// value returns the parameter name and whether it is present (null counts as present).
+// value returns the parameter name and whether it is present (null counts as present): under
+// the prefix, or at the top level of a flat body (params.object).
 func (f fields) value(name string) (any, bool) {
-	m, ok := f.p[f.prefix].(map[string]any)
-	if !ok {
-		return nil, false
-	}
-	v, ok := m[name]
+	v, ok := f.p.object(f.prefix)[name]
 	return v, ok
 }
 
-// any tells whether any parameter is present under the prefix.
+// any tells whether any parameter but the token is present under the prefix (or, flat, at the
+// top level).
 func (f fields) any() bool {
-	m, ok := f.p[f.prefix].(map[string]any)
-	return ok && len(m) > 0
+	for name := range f.p.object(f.prefix) {
+		if name != "token" {
+			return true
+		}
+	}
+	return false
 }
 
 // str returns the parameter as a string (numbers and booleans as in JSON) and whether it is

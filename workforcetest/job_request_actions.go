@@ -9,10 +9,10 @@ import (
 
 // ranking is one Worker's place in a Job Request's ranking.
 type ranking struct {
-	Rank     int               `json:"rank"`
-	WorkerID int64             `json:"worker_id"`
-	Score    string            `json:"score"`
-	Worker   *embeddedUserJSON `json:"worker"`
+	Rank     int       `json:"rank"`
+	WorkerID int64     `json:"worker_id"`
+	Score    string    `json:"score"`
+	Worker   *userJSON `json:"worker"`
 }
 
 // rankings serves GET /api_v2/job_requests/:id/rankings: {"rankings": [...]}, rank ascending.
@@ -73,7 +73,7 @@ func rank(v view, jr *jobRequest) []ranking {
 	})
 	out := make([]ranking, len(list))
 	for i, sc := range list {
-		out[i] = ranking{Rank: i + 1, WorkerID: sc.u.id, Score: fmt.Sprintf("%.2f", sc.score), Worker: renderEmbeddedUser(v, sc.u)}
+		out[i] = ranking{Rank: i + 1, WorkerID: sc.u.id, Score: fmt.Sprintf("%.2f", sc.score), Worker: renderUser(v, sc.u)}
 	}
 	return out
 }

@@ -179,16 +179,21 @@ func (s *Server) createJobRequest(c *call) (any, error) {
 }
 
 // updateJobRequest serves PATCH /api_v2/job_requests/:id: job_request[…] fields (state only
-// from draft to posted), and top-level state=cancelled (with an optional cancelled_reason given
-// to the Jobs it cancels). All or nothing. 403 for the Public Pool.
+// from draft to posted), and state=cancelled, at the top level, wrapped or flat (with an optional
+// top-level cancelled_reason given to the Jobs it cancels). All or nothing. 403 for the Public Pool.
 func (s *Server) updateJobRequest(c *call) (any, error) {
 	id, err := c.privateID()
 	if err != nil {
 		return nil, err
 	}
 	f := fields{p: c.p, prefix: "job_request", fe: fieldErrors{}}
-	cancel, hasCancel := c.p.str("state")
-	if hasCancel && cancel != stateCancelled {
+	// state cancelled cancels, at the top level, wrapped or flat; any other moves a draft to posted,
+	// wrapped (job_request[state]) or flat.
+	_, wrapped := c.p["job_request"].(map[string]any)
+	top, hasTop := c.p.str("state")
+	own, _ := c.p.str("job_request", "state")
+	hasCancel := top == stateCancelled || own == stateCancelled
+	if wrapped && hasTop && top != stateCancelled {
 		f.fe.add("state", "at the top level can only be cancelled")
 	}
 	if !hasCancel && !f.any() {
@@ -206,7 +211,9 @@ func (s *Server) updateJobRequest(c *call) (any, error) {
 		}
 		next := current.clone()
 		state := current.state
-		f.oneOf(&state, "state", statePosted, stateDraft)
+		if !hasCancel {
+			f.oneOf(&state, "state", statePosted, stateDraft)
+		}
 		if state != current.state && !(current.state == stateDraft && state == statePosted) {
 			f.fe.add("state", "cannot change from "+current.state+" to "+state+" through job_request[state]")
 		}
@@ -397,9 +404,10 @@ type badgeRequirementJSON struct {
 }
 
 // jobRequestJSON is a Job Request as the API writes it (CONTRACT §6 "Job Request fields", with
-// the keys of §10 in the forms of the live API and the real client's schema: numbers for wage,
-// duration, slots and distance; text for the coordinates, w2_hourly_rate and
-// re_ranked_worker_ids; lists of text for the ID lists and preferred_wonoloers_info).
+// the keys of §10 in the forms of §10.1: numbers for wage, duration, slots, distance and the
+// coordinates; booleans for the switches; text for w2_hourly_rate and re_ranked_worker_ids;
+// lists of integers for the ID lists and preferred_wonoloers_info, whose meaning is unknown and
+// which the fake sends empty).
 type jobRequestJSON struct {
 	ID                       int64                  `json:"id"`
 	State                    string                 `json:"state"`
@@ -413,8 +421,8 @@ type jobRequestJSON struct {
 	City                     string                 `json:"city"`
 	Address                  string                 `json:"address"`
 	Venue                    *string                `json:"venue"`
-	Latitude                 *string                `json:"latitude"`
-	Longitude                *string                `json:"longitude"`
+	Latitude                 *json.Number           `json:"latitude"`
+	Longitude                *json.Number           `json:"longitude"`
 	Timezone                 string                 `json:"timezone"`
 	Slots                    int                    `json:"slots"`
 	FilledSlots              int                    `json:"filled_slots"`
@@ -438,12 +446,12 @@ type jobRequestJSON struct {
 	OrganizationalPath       *string                `json:"organizational_path"`
 	UsePendingState          bool                   `json:"use_pending_state"`
 	NotificationDistance     *int                   `json:"notification_distance"`
-	PushAllNotificationsASAP string                 `json:"push_all_notifications_asap"`
+	PushAllNotificationsASAP bool                   `json:"push_all_notifications_asap"`
 	Can                      *string                `json:"can"`
-	PreferredCandidateIDs    []string               `json:"preferred_candidate_ids"`
-	PreferredWonoloersInfo   []string               `json:"preferred_wonoloers_info"`
+	PreferredCandidateIDs    []int64                `json:"preferred_candidate_ids"`
+	PreferredWonoloersInfo   []int64                `json:"preferred_wonoloers_info"`
 	ReRankedWorkerIDs        *string                `json:"re_ranked_worker_ids"`
-	BanList                  []string               `json:"ban_list"`
+	BanList                  []int64                `json:"ban_list"`
 	BadgeRequirements        []badgeRequirementJSON `json:"badge_requirements"`
 	CachedJobStates          map[string]int         `json:"cached_job_states"`
 	FlagColor                *string                `json:"flag_color"`
@@ -452,13 +460,21 @@ type jobRequestJSON struct {
 	UpdatedAt                string                 `json:"updated_at"`
 }
 
-// idTexts writes ids as a list of texts, as the API's ID lists are.
+// idTexts writes ids as texts, which re_ranked_worker_ids joins.
 func idTexts(ids []int64) []string {
 	out := make([]string, len(ids))
 	for i, id := range ids {
 		out[i] = itoa(id)
 	}
 	return out
+}
+
+// nonNil returns ids, or an empty list for nil: a list of ids is written [], never null.
+func nonNil(ids []int64) []int64 {
+	if ids == nil {
+		return []int64{}
+	}
+	return ids
 }
 
 // visibleWorkers returns the ids of ids whose User a token of pool p may see (userVisible), in
@@ -477,14 +493,14 @@ func visibleWorkers(v view, ids []int64, p pool) []int64 {
 }
 
 // renderJobRequest writes jr as a token of pool p sees it: its lists of Workers (preferred
-// candidates, their names, the banned and the re-ranked) name only those GET /users shows p.
+// candidates, the banned and the re-ranked) name only those GET /users shows p.
 func renderJobRequest(v view, jr *jobRequest, p pool) jobRequestJSON {
 	preferred := visibleWorkers(v, jr.preferredCandidateIDs, p)
 	jobs := v.jobsOf(jr.id)
 	out := jobRequestJSON{
 		ID: jr.id, State: jr.state, RequestName: jr.name, CustomerID: optID(jr.customerID), CompanyID: optID(jr.customerID),
 		EmployerID: optID(jr.employerID), Zip: jr.zip, PostalCode: jr.zip, Country: "US", City: jr.city, Address: jr.address,
-		Venue: optString(jr.venue), Latitude: optString(jr.latitude), Longitude: optString(jr.longitude),
+		Venue: optString(jr.venue), Latitude: optNumber(jr.latitude), Longitude: optNumber(jr.longitude),
 		Timezone: "America/Los_Angeles", Slots: jr.slots, FilledSlots: countSlots(jobs), Category: jr.category,
 		Description: optString(jr.description), DescriptionTasks: optString(jr.descriptionTasks),
 		DescriptionCompany: optString(jr.descriptionCompany), DescriptionTravel: optString(jr.descriptionTravel),
@@ -494,10 +510,10 @@ func renderJobRequest(v view, jr *jobRequest, p pool) jobRequestJSON {
 		OpenRequest: jr.openRequest, MultiDay: jr.multiDay, MultiDayJobRequestID: optID(jr.multiDayID),
 		AgentCode: optString(jr.agentCode), OrganizationalPath: optString(jr.organizationalPath),
 		UsePendingState: jr.usePendingState, NotificationDistance: optInt(jr.notificationDistance),
-		PushAllNotificationsASAP: "off", Can: optString(jr.can),
-		PreferredCandidateIDs:  idTexts(preferred),
-		PreferredWonoloersInfo: []string{},
-		BanList:                idTexts(visibleWorkers(v, jr.banList, p)),
+		PushAllNotificationsASAP: jr.pushAll, Can: optString(jr.can),
+		PreferredCandidateIDs:  nonNil(preferred),
+		PreferredWonoloersInfo: []int64{},
+		BanList:                nonNil(visibleWorkers(v, jr.banList, p)),
 		BadgeRequirements:      make([]badgeRequirementJSON, 0, len(jr.badges)),
 		CachedJobStates:        map[string]int{},
 		CreatedAt:              localTime(jr.createdAt), UpdatedAt: localTime(jr.updatedAt),
@@ -505,17 +521,9 @@ func renderJobRequest(v view, jr *jobRequest, p pool) jobRequestJSON {
 	if jr.classification == classW2 {
 		out.W2HourlyRate = jr.w2HourlyRate
 	}
-	if jr.pushAll {
-		out.PushAllNotificationsASAP = "on"
-	}
 	if !jr.startTime.IsZero() {
 		s := jr.startTime.In(pacific(jr.startTime)).Format(time.RFC3339)
 		out.StartTime = &s
-	}
-	for _, id := range preferred {
-		if u, ok := v.user(id); ok {
-			out.PreferredWonoloersInfo = append(out.PreferredWonoloersInfo, u.firstName+" "+u.lastName)
-		}
 	}
 	if jr.ranked {
 		s := strings.Join(idTexts(visibleWorkers(v, jr.reRanked, p)), ",")

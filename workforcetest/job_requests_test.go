@@ -58,14 +58,14 @@ func TestCreateJobRequestShape(t *testing.T) {
 	assert.Equal(t, []any{obj{"id": float64(95002), "badge_id": float64(seed.BadgeID), "job_request_id": jr["id"],
 		"badge_name": "Forklift Certified", "badge_icon_url": nil, "badge_description": "Operates a forklift safely (OSHA class IV).",
 		"created_at": jr["created_at"], "updated_at": jr["created_at"]}}, jr["badge_requirements"])
-	assert.Equal(t, []any{strconv.FormatInt(seed.WorkerIDs[2], 10)}, jr["preferred_candidate_ids"], "ID lists are lists of text")
-	assert.Equal(t, []any{"Chloe Nguyen"}, jr["preferred_wonoloers_info"])
-	assert.Equal(t, []any{strconv.FormatInt(seed.WorkerIDs[3], 10)}, jr["ban_list"])
+	assert.Equal(t, []any{float64(seed.WorkerIDs[2])}, jr["preferred_candidate_ids"], "ID lists are lists of integers")
+	assert.Equal(t, []any{}, jr["preferred_wonoloers_info"], "its meaning is unknown: sent empty, never names")
+	assert.Equal(t, []any{float64(seed.WorkerIDs[3])}, jr["ban_list"])
 	assert.Equal(t, true, jr["open_request"])
 	assert.Equal(t, false, jr["multi_day"])
 	assert.Nil(t, jr["multi_day_job_request_id"])
 	assert.EqualValues(t, 25, jr["notification_distance"])
-	assert.Equal(t, "on", jr["push_all_notifications_asap"])
+	assert.Equal(t, true, jr["push_all_notifications_asap"], "a boolean in answers, though written on or off")
 	assert.Equal(t, "1", jr["can"])
 	assert.Equal(t, jr["customer_id"], jr["company_id"], "company_id is the Customer's id, beside customer_id")
 	assert.Equal(t, "90015", jr["postal_code"])
@@ -92,7 +92,7 @@ func TestCreateJobRequestShape(t *testing.T) {
 	assert.Nil(t, form["start_time"])
 	assert.Nil(t, form["wage"])
 	assert.Equal(t, "", form["w2_hourly_rate"], `"" on a 1099 Job Request`)
-	assert.Equal(t, []any{strconv.FormatInt(seed.WorkerIDs[1], 10), strconv.FormatInt(seed.WorkerIDs[2], 10)}, form["ban_list"])
+	assert.Equal(t, []any{float64(seed.WorkerIDs[1]), float64(seed.WorkerIDs[2])}, form["ban_list"])
 	require.Len(t, form["badge_requirements"], 1)
 	assert.Equal(t, float64(seed.BadgeID), form["badge_requirements"].([]any)[0].(obj)["badge_id"])
 }
@@ -143,7 +143,6 @@ func TestJobRequestValidation(t *testing.T) {
 		field string
 	}{
 		"nothing":             {obj{}, "job_request"},
-		"wrapped state":       {obj{"job_request": obj{"state": "cancelled"}}, "state"},
 		"top-level state":     {obj{"state": "filled"}, "state"},
 		"posted to draft":     {obj{"job_request": obj{"state": "draft"}}, "state"},
 		"slots":               {obj{"job_request": obj{"slots": -1}}, "slots"},
@@ -298,9 +297,9 @@ func TestJobRequestNotFound(t *testing.T) {
 	}
 }
 
-// TestJobRequestsWriteCoordinatesAsText checks every answer that writes a Job Request: its
-// latitude and longitude are decimals in strings, as the live API writes them (CONTRACT §10).
-func TestJobRequestsWriteCoordinatesAsText(t *testing.T) {
+// TestJobRequestsWriteCoordinatesAsNumbers checks every answer that writes a Job Request: its
+// latitude and longitude are JSON numbers, as the real client's schema has them (CONTRACT §10.1).
+func TestJobRequestsWriteCoordinatesAsNumbers(t *testing.T) {
 	t.Parallel()
 	f := newFake(t)
 	seed := f.Seed()
@@ -325,8 +324,8 @@ func TestJobRequestsWriteCoordinatesAsText(t *testing.T) {
 	answers["POST /job_requests/:id/re_rank_workers"] = body["job_request"]
 	require.Len(t, answers, 5)
 	for answer, jr := range answers {
-		assert.Equal(t, "34.042019", jr.(obj)["latitude"], answer)
-		assert.Equal(t, "-118.267109", jr.(obj)["longitude"], answer)
+		assert.Equal(t, 34.042019, jr.(obj)["latitude"], answer)
+		assert.Equal(t, -118.267109, jr.(obj)["longitude"], answer)
 	}
 	assert.Nil(t, f.createJobRequest(nil)["latitude"], "no coordinates are null")
 }
@@ -358,7 +357,8 @@ func TestPublicPoolSeesInItsJobRequestsOnlyTheWorkersItMaySee(t *testing.T) {
 	status, body = f.json(http.MethodPost, jrPath(id, "re_rank_workers"), with(f.private), nil)
 	require.Equal(t, http.StatusOK, status, body)
 	private := body["job_request"].(obj)
-	assert.Equal(t, []any{"Dev Patel", "Ana Garcia"}, private["preferred_wonoloers_info"], "the Private Pool sees every Worker")
+	assert.Equal(t, []any{float64(hidden), float64(seen)}, private["preferred_candidate_ids"], "the Private Pool sees every Worker")
+	assert.Equal(t, []any{}, private["preferred_wonoloers_info"], "its meaning is unknown: sent empty, never names")
 	assert.Contains(t, private["re_ranked_worker_ids"], itoa(hidden))
 
 	answers := map[string]any{"GET /job_requests/:id": nil, "GET /job_requests": nil, "GET /search": nil}
@@ -385,8 +385,8 @@ func TestPublicPoolSeesInItsJobRequestsOnlyTheWorkersItMaySee(t *testing.T) {
 	require.Contains(t, answers, "webhook")
 	for answer, jr := range answers {
 		jr := jr.(obj)
-		assert.Equal(t, []any{itoa(seen)}, jr["preferred_candidate_ids"], answer)
-		assert.Equal(t, []any{"Ana Garcia"}, jr["preferred_wonoloers_info"], answer)
+		assert.Equal(t, []any{float64(seen)}, jr["preferred_candidate_ids"], answer)
+		assert.Equal(t, []any{}, jr["preferred_wonoloers_info"], answer)
 		assert.Equal(t, []any{}, jr["ban_list"], answer)
 		assert.Equal(t, itoa(seen), jr["re_ranked_worker_ids"], answer)
 	}

@@ -297,7 +297,7 @@ func (s *Server) updateJob(c *call) (any, error) {
 	return out, err
 }
 
-// patchJob applies PATCH /jobs/:id's top-level state (cancelled; filled or rejected for a
+// patchJob applies PATCH /jobs/:id's top-level (or job[…]) state (cancelled; filled or rejected for a
 // pending Job), actual_duration (minutes ≥ 0) and cancelled_reason to the Job with id: all of
 // them, or (on a 404 or 422) none. updated_at moves only when something changes; a PATCH with
 // none of the three (all absent, null or blank) is a 422 "nothing to update".
@@ -307,7 +307,7 @@ func (tx *tx) patchJob(id int64, p params) error {
 		return errorf(http.StatusNotFound, "job %d not found", id)
 	}
 	fe := fieldErrors{}
-	state, hasState := p.str("state")
+	state, hasState := p.str("job", "state")
 	switch {
 	case !hasState:
 	case state != stateCancelled && state != stateFilled && state != stateRejected:
@@ -315,15 +315,15 @@ func (tx *tx) patchJob(id int64, p params) error {
 	case state != stateCancelled && j.state != statePending:
 		fe.add("state", "can be "+state+" only for a pending job; job "+itoa(j.id)+" is "+j.state)
 	}
-	duration, hasDuration := p.str("actual_duration")
+	duration, hasDuration := p.str("job", "actual_duration")
 	minutes, convErr := strconv.Atoi(strings.TrimSpace(duration))
 	if hasDuration && (convErr != nil || minutes < 0) {
 		fe.add("actual_duration", "must be an integer number of minutes, 0 or more")
 	}
-	reason, hasReason := p.str("cancelled_reason")
+	reason, hasReason := p.str("job", "cancelled_reason")
 	if !hasState && !hasDuration && !hasReason {
 		return &apiError{status: http.StatusUnprocessableEntity, msg: "nothing to update",
-			fields: fieldErrors{"state": {"nothing to update: send state, actual_duration or cancelled_reason (top level, not under job)"}}}
+			fields: fieldErrors{"state": {"nothing to update: send state, actual_duration or cancelled_reason"}}}
 	}
 	if err := fe.err(); err != nil {
 		return err

@@ -65,7 +65,7 @@ func TestCreateJobShape(t *testing.T) {
 	assert.Equal(t, "34.044911", worker["latitude"], "coordinates are strings")
 	assert.Regexp(t, `^\d{4}-\d\d-\d\d$`, worker["dob"])
 	assert.Equal(t, "", worker["ssn"])
-	assert.Equal(t, true, worker["w2_onboarding_started"])
+	assert.Regexp(t, localStamp, worker["w2_onboarding_started"], "a time, never a boolean (CONTRACT §10.1)")
 	assert.Nil(t, worker["business_name"])
 	assert.Equal(t, []any{}, worker["user_badges"])
 	employer := job["employer"].(obj)
@@ -122,7 +122,7 @@ func TestCreateJobValidation(t *testing.T) {
 		fields obj
 	}{
 		"missing": {obj{"job": obj{}}, obj{"worker_id": []any{"can't be blank"}, "job_request_id": []any{"can't be blank"}}},
-		"unwrapped": {obj{"worker_id": seed.WorkerIDs[1], "job_request_id": seed.JobRequest1099ID},
+		"no ids": {obj{"job": obj{"requestor_notes": "No ids."}},
 			obj{"worker_id": []any{"can't be blank"}, "job_request_id": []any{"can't be blank"}}},
 		"malformed": {obj{"job": obj{"worker_id": "seven", "job_request_id": -2}},
 			obj{"worker_id": []any{"must be a positive integer"}, "job_request_id": []any{"must be a positive integer"}}},
@@ -254,11 +254,11 @@ func TestPatchJobNothingChanged(t *testing.T) {
 	before := body["job"].(obj)
 
 	for name, patch := range map[string]obj{
-		"empty":        {},
-		"null state":   {"state": nil},
-		"blank state":  {"state": " ", "actual_duration": nil},
-		"wrapped":      {"job": obj{"state": "cancelled"}},
-		"unknown only": {"status": "cancelled"},
+		"empty":         {},
+		"null state":    {"state": nil},
+		"blank state":   {"state": " ", "actual_duration": nil},
+		"wrapped empty": {"job": obj{"state": nil}},
+		"unknown only":  {"status": "cancelled"},
 	} {
 		f.Advance(time.Minute)
 		status, body := f.patchJob(id, patch)

@@ -170,9 +170,25 @@ func setPath(m map[string]any, path []string, vals []string) {
 	}
 }
 
-// lookup returns the value at path (e.g. "job", "worker_id"), and whether it is present and not null.
+// object returns the write parameters of the resource name: the object wrapped in its name
+// ({"job": {…}}, or job[worker_id]=… in a form), or, when the request has none, the top level
+// itself ({"worker_id": …}), which holds the token too. Rails wraps a flat JSON body in the
+// resource's name, so the API takes all three forms (CONTRACT §10.1), and so does every write of
+// the fake: its readers all find their parameters here.
+func (p params) object(name string) map[string]any {
+	if m, ok := p[name].(map[string]any); ok {
+		return m
+	}
+	return p
+}
+
+// lookup returns the value at path (e.g. "job", "worker_id"), and whether it is present and not
+// null. A path of two or more names finds its first name's parameters where object does.
 func (p params) lookup(path ...string) (any, bool) {
 	var cur any = map[string]any(p)
+	if len(path) > 1 {
+		cur, path = p.object(path[0]), path[1:]
+	}
 	for _, key := range path {
 		m, ok := cur.(map[string]any)
 		if !ok {

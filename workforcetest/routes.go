@@ -84,6 +84,7 @@ func (s *Server) routes() []route {
 		{"GET /_fake/requests", noToken, 1 * mib, s.controlRequests},
 		{"DELETE /_fake/requests", noToken, 1 * mib, s.controlResetRequests},
 		{"GET /_fake/seed", noToken, 1 * mib, s.controlSeed},
+		{"GET /_fake/openapi.yaml", noToken, 1 * mib, s.controlOpenAPI},
 		{"POST /_fake/webhooks", noToken, 1 * mib, s.controlAddReceiver},
 		{"GET /_fake/webhooks/attempts", noToken, 1 * mib, s.controlWebhookAttempts},
 		{"POST /_fake/webhooks/wait", noToken, 1 * mib, s.controlWaitWebhooks},

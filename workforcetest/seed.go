@@ -114,7 +114,7 @@ func (tx *tx) seedRecords() Seed {
 			drugTested: w.drugTested, externalID: "EXT-" + itoa(int64(i+1)), stored: stored{createdAt: longAgo, updatedAt: lately},
 		}
 		if w.w2 {
-			u.w2EmployeeID, u.w2OnboardingStatus = "W2-"+itoa(int64(4000+i)), "completed"
+			u.w2EmployeeID, u.w2OnboardingStatus, u.w2OnboardingStarted = "W2-"+itoa(int64(4000+i)), "completed", longAgo
 		}
 		if w.gender != "" {
 			u.avatarURL = "https://avatars.example.com/" + itoa(int64(i+1)) + ".png"

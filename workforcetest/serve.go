@@ -109,7 +109,7 @@ func (s *Server) noRoute(w http.ResponseWriter, r *http.Request) error {
 		}
 	}
 	if len(allowed) == 0 {
-		return errorf(http.StatusNotFound, "no route for %s %s", r.Method, r.URL.Path)
+		return errorf(http.StatusNotFound, "Not Found") // the live API's words (CONTRACT §10.1)
 	}
 	w.Header().Set("Allow", strings.Join(allowed, ", "))
 	return &apiError{status: http.StatusMethodNotAllowed,

@@ -66,6 +66,7 @@ type config struct {
 	latency                   time.Duration
 	private, public           KeyPair       // fixed key pairs; zero: random
 	chaos                     *WebhookChaos // webhook delivery faults
+	middleware                []func(http.Handler) http.Handler
 }
 
 // Option configures Start and NewServer.
@@ -106,6 +107,14 @@ func WithKeys(private KeyPair) Option { return func(c *config) { c.private = pri
 // WithPublicKeys fixes the Public Pool key pair, as WithKeys fixes the Private Pool's. The two
 // pairs must differ.
 func WithPublicKeys(public KeyPair) Option { return func(c *config) { c.public = public } }
+
+// WithMiddleware puts mw in front of every request the fake serves, API and control API alike:
+// it sees each request before the fake does and each answer as it is written. Given more than
+// once, the first given is the outermost. Tests use it to check exchanges against the OpenAPI
+// document (package openapi) or to record them.
+func WithMiddleware(mw func(http.Handler) http.Handler) Option {
+	return func(c *config) { c.middleware = append(c.middleware, mw) }
+}
 
 // NewServer starts a fake on 127.0.0.1 with a free port and closes it with tb.Cleanup. It fails
 // the test if the server cannot start.
@@ -156,6 +165,17 @@ func Start(opts ...Option) (*Server, error) {
 		Public:  keys[poolPublic],
 		clock:   newClock(cfg.start, cfg.ticking),
 	}
+	var handler http.Handler = http.HandlerFunc(s.serveHTTP)
+	for i := len(cfg.middleware) - 1; i >= 0; i-- {
+		if cfg.middleware[i] == nil {
+			_ = ln.Close()
+			return nil, errors.New("workforcetest: WithMiddleware was given nil")
+		}
+		if handler = cfg.middleware[i](handler); handler == nil {
+			_ = ln.Close()
+			return nil, errors.New("workforcetest: a WithMiddleware function returned a nil handler")
+		}
+	}
 	s.SetLatency(cfg.latency)
 	s.keys = keys
 	s.st = newStore(s.clock)
@@ -172,7 +192,7 @@ func Start(opts ...Option) (*Server, error) {
 		_ = s.AddWebhookReceiver(r) // checked above
 	}
 	s.http = &http.Server{
-		Handler:           http.HandlerFunc(s.serveHTTP),
+		Handler:           handler,
 		ReadHeaderTimeout: 10 * time.Second,
 		MaxHeaderBytes:    maxHeaderBytes,
 		ReadTimeout:       cfg.readTimeout,

@@ -5,12 +5,14 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/workforce-marketplace/workforce-go/openapi"
 	"github.com/workforce-marketplace/workforce-go/workforcetest"
 )
 
@@ -101,4 +103,39 @@ func TestTimeouts(t *testing.T) {
 	require.NoError(t, err, "a Delay fault outlasts the timeouts")
 	require.NoError(t, resp.Body.Close())
 	assert.Equal(t, http.StatusTeapot, resp.StatusCode)
+}
+
+// TestWithMiddleware checks that a middleware sees every request, outermost first, that a nil
+// one is refused, and that the fake serves its OpenAPI document.
+func TestWithMiddleware(t *testing.T) {
+	t.Parallel()
+	var order []string
+	var mu sync.Mutex
+	mark := func(name string) func(http.Handler) http.Handler {
+		return func(next http.Handler) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				mu.Lock()
+				order = append(order, name+" "+r.URL.Path)
+				mu.Unlock()
+				next.ServeHTTP(w, r)
+			})
+		}
+	}
+	srv := workforcetest.NewServer(t, workforcetest.WithMiddleware(mark("outer")), workforcetest.WithMiddleware(mark("inner")))
+	resp, err := http.Get(srv.URL + "/_fake/openapi.yaml")
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	doc, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	assert.Equal(t, http.StatusOK, resp.StatusCode)
+	assert.Equal(t, "application/yaml", resp.Header.Get("Content-Type"))
+	assert.Equal(t, openapi.YAML(), doc)
+	mu.Lock()
+	assert.Equal(t, []string{"outer /_fake/openapi.yaml", "inner /_fake/openapi.yaml"}, order)
+	mu.Unlock()
+
+	_, err = workforcetest.Start(workforcetest.WithMiddleware(nil))
+	assert.ErrorContains(t, err, "WithMiddleware")
+	_, err = workforcetest.Start(workforcetest.WithMiddleware(func(http.Handler) http.Handler { return nil }))
+	assert.ErrorContains(t, err, "nil handler")
 }

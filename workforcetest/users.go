@@ -39,6 +39,7 @@ type user struct {
 	onboardingLastState string
 	w2EmployeeID        string
 	w2OnboardingStatus  string
+	w2OnboardingStarted time.Time // when w2OnboardingStatus was first set
 	drugTested          bool
 	phoneVerifiedAt     time.Time
 	customerID          int64
@@ -70,40 +71,60 @@ func (u *user) holds(badgeID int64) bool {
 	return slices.ContainsFunc(u.badges, func(b userBadge) bool { return b.badgeID == badgeID })
 }
 
-// userJSON is a User as GET /users writes it (CONTRACT §6 Users, in the forms of §10): rating as
-// text, as the live API writes it, and drug_tested and verified_phone as text, as the real client's
-// schema has them.
+// userJSON is a standalone User, as GET /users/:id, PATCH /users/:id, GET /users, search and a
+// ranking's worker write it: the keys and forms of the live API's (CONTRACT §10.1 "Whole shapes",
+// realworld/user.json), then those of §6 the real client synced from GET /users. What the fake
+// does not model is written as the live API writes it unset: null, or "" for referred_by.
+// drug_tested is text, "" when not tested (as the live API wrote it) and "true" when tested.
 type userJSON struct {
-	ID                  int64           `json:"id"`
-	Type                string          `json:"type"`
-	FirstName           string          `json:"first_name"`
-	LastName            string          `json:"last_name"`
-	Email               *string         `json:"email"`
-	Phone               *string         `json:"phone"`
-	Gender              *string         `json:"gender"`
-	AvatarURL           *string         `json:"avatar_url"`
-	Address             *string         `json:"address"`
-	City                *string         `json:"city"`
-	AddressState        *string         `json:"address_state"`
-	Zip                 *string         `json:"zip"`
-	Suspended           bool            `json:"suspended"`
-	SuspendedAt         *string         `json:"suspended_at"`
-	Rating              *string         `json:"rating"`
-	AgreedToTerms       bool            `json:"agreed_to_terms"`
-	AgreedToTermsDate   *string         `json:"agreed_to_terms_date"`
-	ExternalID          *string         `json:"external_id"`
-	OnboardingLastState *string         `json:"onboarding_last_state"`
-	W2EmployeeID        *string         `json:"w2_employee_id"`
-	W2OnboardingStatus  *string         `json:"w2_onboarding_status"`
-	DrugTested          string          `json:"drug_tested"`
-	VerifiedPhone       string          `json:"verified_phone"`
-	PhoneVerifiedAt     *string         `json:"phone_verified_at"`
-	CustomerID          *int64          `json:"customer_id"`
-	Role                *string         `json:"role"`
-	Title               *string         `json:"title"`
-	SyncedWorkerID      *int64          `json:"synced_worker_id"`
-	UserBadges          []userBadgeJSON `json:"user_badges"`
-	UpdatedAt           string          `json:"updated_at"`
+	ID                    int64           `json:"id"`
+	ExternalID            *string         `json:"external_id"`
+	Type                  string          `json:"type"`
+	FirstName             string          `json:"first_name"`
+	LastName              string          `json:"last_name"`
+	AvatarURL             *string         `json:"avatar_url"`
+	City                  *string         `json:"city"`
+	Zip                   *string         `json:"zip"`
+	Rating                *string         `json:"rating"`
+	Suspended             bool            `json:"suspended"`
+	SuspendedUntil        *string         `json:"suspended_until"`
+	Latitude              *string         `json:"latitude"`
+	Longitude             *string         `json:"longitude"`
+	WorkplaceImageURL     *string         `json:"workplace_image_url"`
+	LogoURL               *string         `json:"logo_url"`
+	BusinessName          *string         `json:"business_name"`
+	Email                 *string         `json:"email"`
+	Phone                 *string         `json:"phone"`
+	Gender                *string         `json:"gender"`
+	W2EmployeeID          *string         `json:"w2_employee_id"`
+	W2OnboardingStatus    *string         `json:"w2_onboarding_status"`
+	W2OnboardingStarted   *string         `json:"w2_onboarding_started"`
+	DOB                   *string         `json:"dob"`
+	SSN                   string          `json:"ssn"`
+	Address               *string         `json:"address"`
+	AddressState          *string         `json:"address_state"`
+	DrugTested            string          `json:"drug_tested"`
+	UpdatedAt             string          `json:"updated_at"`
+	W2AddressState        *string         `json:"w2_address_state"`
+	W2OnboardingCompleted *string         `json:"w2_onboarding_completed"`
+	LowerPool             *bool           `json:"lower_pool"`
+	LowerPoolUntil        *string         `json:"lower_pool_until"`
+	HomeLatitude          *string         `json:"home_latitude"`
+	HomeLongitude         *string         `json:"home_longitude"`
+	ReferredBy            string          `json:"referred_by"`
+	TrackingCode          *string         `json:"tracking_code"`
+	OnboardingApptTime    *string         `json:"onboarding_appt_time"`
+	SuspendedAt           *string         `json:"suspended_at"`
+	AgreedToTerms         bool            `json:"agreed_to_terms"`
+	AgreedToTermsDate     *string         `json:"agreed_to_terms_date"`
+	OnboardingLastState   *string         `json:"onboarding_last_state"`
+	VerifiedPhone         string          `json:"verified_phone"`
+	PhoneVerifiedAt       *string         `json:"phone_verified_at"`
+	CustomerID            *int64          `json:"customer_id"`
+	Role                  *string         `json:"role"`
+	Title                 *string         `json:"title"`
+	SyncedWorkerID        *int64          `json:"synced_worker_id"`
+	UserBadges            []userBadgeJSON `json:"user_badges"`
 }
 
 // userBadgeJSON is one entry of a User's user_badges (CONTRACT §10).
@@ -118,30 +139,53 @@ type userBadgeJSON struct {
 	UpdatedAt string  `json:"updated_at"`
 }
 
-// renderUser writes u as GET /users does, with its Badges, or null for a missing user.
+// renderUser writes u as a standalone User, with its Badges, or null for a missing user.
 func renderUser(v view, u *user) *userJSON {
 	if u == nil {
 		return nil
 	}
+	drugTested := ""
+	if u.drugTested {
+		drugTested = "true"
+	}
 	return &userJSON{
-		ID: u.id, Type: u.kind, FirstName: u.firstName, LastName: u.lastName,
-		Email: optString(u.email), Phone: optString(u.phone), Gender: optString(u.gender),
-		AvatarURL: optString(u.avatarURL), Address: optString(u.address), City: optString(u.city),
-		AddressState: optString(u.addressState), Zip: optString(u.zip),
-		Suspended: !u.suspendedAt.IsZero(), SuspendedAt: optLocal(u.suspendedAt),
-		Rating:        optString(u.rating),
-		AgreedToTerms: !u.agreedToTermsAt.IsZero(), AgreedToTermsDate: optLocal(u.agreedToTermsAt),
-		ExternalID: optString(u.externalID), OnboardingLastState: optString(u.onboardingLastState),
-		W2EmployeeID: optString(u.w2EmployeeID), W2OnboardingStatus: optString(u.w2OnboardingStatus),
-		DrugTested: strconv.FormatBool(u.drugTested), VerifiedPhone: strconv.FormatBool(!u.phoneVerifiedAt.IsZero()),
-		PhoneVerifiedAt: optLocal(u.phoneVerifiedAt), CustomerID: optID(u.customerID),
-		Role: optString(u.role), Title: optString(u.title), SyncedWorkerID: optID(u.syncedWorkerID),
-		UserBadges: renderUserBadges(v, u), UpdatedAt: localTime(u.updatedAt),
+		ID: u.id, ExternalID: optString(u.externalID), Type: u.kind, FirstName: u.firstName, LastName: u.lastName,
+		AvatarURL: optString(u.avatarURL), City: optString(u.city), Zip: optString(u.zip), Rating: optString(u.rating),
+		Suspended: !u.suspendedAt.IsZero(), Latitude: optString(u.latitude), Longitude: optString(u.longitude),
+		WorkplaceImageURL: optString(u.workplaceImageURL), LogoURL: optString(u.logoURL),
+		BusinessName: optString(businessName(v, u)), Email: optString(u.email), Phone: optString(u.phone),
+		Gender: optString(u.gender), W2EmployeeID: optString(u.w2EmployeeID),
+		W2OnboardingStatus: optString(u.w2OnboardingStatus), W2OnboardingStarted: optLocal(u.w2OnboardingStarted),
+		DOB: optDate(u.dob), Address: optString(u.address), AddressState: optString(u.addressState),
+		DrugTested: drugTested, UpdatedAt: localTime(u.updatedAt),
+		HomeLatitude: optString(u.latitude), HomeLongitude: optString(u.longitude),
+		SuspendedAt: optLocal(u.suspendedAt), AgreedToTerms: !u.agreedToTermsAt.IsZero(),
+		AgreedToTermsDate: optLocal(u.agreedToTermsAt), OnboardingLastState: optString(u.onboardingLastState),
+		VerifiedPhone: strconv.FormatBool(!u.phoneVerifiedAt.IsZero()), PhoneVerifiedAt: optLocal(u.phoneVerifiedAt),
+		CustomerID: optID(u.customerID), Role: optString(u.role), Title: optString(u.title),
+		SyncedWorkerID: optID(u.syncedWorkerID), UserBadges: renderUserBadges(v, u),
 	}
 }
 
-// embeddedUserJSON is a User as a Job embeds it (its worker and employer) and as a ranking does:
-// exactly the keys and forms of the live API's (CONTRACT §10 "Embedded Users").
+// businessName is an Employer's business, its Customer's name; "" for a Worker.
+func businessName(v view, u *user) string {
+	if c, ok := v.customer(u.customerID); ok && u.kind == kindEmployer {
+		return c.name
+	}
+	return ""
+}
+
+// optDate writes a date of birth, or nil (null) when there is none.
+func optDate(t time.Time) *string {
+	if t.IsZero() {
+		return nil
+	}
+	d := t.Format(layoutDate)
+	return &d
+}
+
+// embeddedUserJSON is a User as a Job embeds it (its worker and employer): exactly the keys and
+// forms of the live API's (CONTRACT §10 "Embedded Users", realworld/jobs_page.json).
 type embeddedUserJSON struct {
 	ID                  int64           `json:"id"`
 	ExternalID          *string         `json:"external_id"`
@@ -162,7 +206,7 @@ type embeddedUserJSON struct {
 	Gender              *string         `json:"gender"`
 	W2EmployeeID        *string         `json:"w2_employee_id"`
 	W2OnboardingStatus  *string         `json:"w2_onboarding_status"`
-	W2OnboardingStarted bool            `json:"w2_onboarding_started"`
+	W2OnboardingStarted *string         `json:"w2_onboarding_started"`
 	DOB                 *string         `json:"dob"`
 	SSN                 string          `json:"ssn"`
 	Address             *string         `json:"address"`
@@ -176,24 +220,15 @@ func renderEmbeddedUser(v view, u *user) *embeddedUserJSON {
 	if u == nil {
 		return nil
 	}
-	var business string
-	if c, ok := v.customer(u.customerID); ok && u.kind == kindEmployer {
-		business = c.name
-	}
-	var dob *string
-	if !u.dob.IsZero() {
-		d := u.dob.Format(layoutDate)
-		dob = &d
-	}
 	return &embeddedUserJSON{
 		ID: u.id, ExternalID: optString(u.externalID), Type: u.kind, FirstName: u.firstName, LastName: u.lastName,
 		AvatarURL: optString(u.avatarURL), City: optString(u.city), Zip: optString(u.zip), Rating: optString(u.rating),
 		Suspended: !u.suspendedAt.IsZero(), Latitude: optString(u.latitude), Longitude: optString(u.longitude),
-		WorkplaceImageURL: optString(u.workplaceImageURL), LogoURL: optString(u.logoURL), BusinessName: optString(business),
-		Email: optString(u.email), Gender: optString(u.gender), W2EmployeeID: optString(u.w2EmployeeID),
-		W2OnboardingStatus: optString(u.w2OnboardingStatus), W2OnboardingStarted: u.w2OnboardingStatus != "",
-		DOB: dob, SSN: "", Address: optString(u.address), AddressState: optString(u.addressState),
-		UserBadges: renderUserBadges(v, u),
+		WorkplaceImageURL: optString(u.workplaceImageURL), LogoURL: optString(u.logoURL),
+		BusinessName: optString(businessName(v, u)), Email: optString(u.email), Gender: optString(u.gender),
+		W2EmployeeID: optString(u.w2EmployeeID), W2OnboardingStatus: optString(u.w2OnboardingStatus),
+		W2OnboardingStarted: optLocal(u.w2OnboardingStarted), DOB: optDate(u.dob), SSN: "",
+		Address: optString(u.address), AddressState: optString(u.addressState), UserBadges: renderUserBadges(v, u),
 	}
 }
 
@@ -268,6 +303,9 @@ func readUser(tx *tx, f fields, u *user, id int64) {
 		"role": &u.role, "title": &u.title, "onboarding_last_state": &u.onboardingLastState,
 		"w2_employee_id": &u.w2EmployeeID, "w2_onboarding_status": &u.w2OnboardingStatus} {
 		f.text(dst, name, 0, 255)
+	}
+	if u.w2OnboardingStatus != "" && u.w2OnboardingStarted.IsZero() {
+		u.w2OnboardingStarted = tx.now()
 	}
 	f.boolean(&u.drugTested, "drug_tested")
 	readSince(f, &u.suspendedAt, "suspended", tx.now())
@@ -422,16 +460,13 @@ func (s *Server) inviteUser(c *call) (any, error) {
 	if err := c.forbidPublic(); err != nil {
 		return nil, err
 	}
-	invite := params{}
-	if m, ok := c.p["user"].(map[string]any); ok {
-		kept := map[string]any{}
-		for _, name := range []string{"type", "phone", "first_name", "last_name", "email", "external_id"} {
-			if v, ok := m[name]; ok {
-				kept[name] = v
-			}
+	kept, m := map[string]any{}, c.p.object("user")
+	for _, name := range []string{"type", "phone", "first_name", "last_name", "email", "external_id"} {
+		if v, ok := m[name]; ok {
+			kept[name] = v
 		}
-		invite["user"] = kept
 	}
+	invite := params{"user": kept}
 	var out *userJSON
 	err := s.st.write(func(tx *tx) error {
 		f := fields{p: invite, prefix: "user", fe: fieldErrors{}, pool: c.pool}

@@ -4,6 +4,7 @@
 //
 // Usage:
 //
+//	workforce-fake -openapi    (prints the API's OpenAPI 3.1 document, the one GET /_fake/openapi.yaml serves)
 //	workforce-fake [-addr 127.0.0.1:0] [-allow-remote] [-latency 0s] [-jobs 0] [-webhook-url URL]...
 //	               [-api-key pk_test_… -secret-key sk_test_…] [-public-api-key … -public-secret-key …]
 //
@@ -41,6 +42,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/workforce-marketplace/workforce-go/openapi"
 	"github.com/workforce-marketplace/workforce-go/workforcetest"
 )
 
@@ -55,7 +57,8 @@ func main() {
 }
 
 // usage is the -h text, before the flags; %s is the control API.
-const usage = `Usage: workforce-fake [-addr 127.0.0.1:0] [-allow-remote] [-latency 0s] [-jobs 0] [-webhook-url URL]...
+const usage = `Usage: workforce-fake -openapi
+       workforce-fake [-addr 127.0.0.1:0] [-allow-remote] [-latency 0s] [-jobs 0] [-webhook-url URL]...
        [-api-key pk_test_… -secret-key sk_test_…] [-public-api-key pk_test_… -public-secret-key sk_test_…]
 
 Serves the in-memory fake of Workforce Marketplace API v2 under <base_url>/api_v2. The first line
@@ -93,6 +96,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	addr := flags.String("addr", "127.0.0.1:0", "listen `address`; the host must be a loopback address unless -allow-remote")
 	remote := flags.Bool("allow-remote", false, "allow an -addr that is not loopback, such as 0.0.0.0:8080 in a container;\nanyone who reaches it can drive the fake, keys included")
 	latency := flags.Duration("latency", 0, "wait `duration` (e.g. 50ms) before answering every API request")
+	printOpenAPI := flags.Bool("openapi", false, "print the API's OpenAPI 3.1 document (YAML) on standard output and exit")
 	jobs := flags.Int("jobs", 0, "add `n` Jobs to the seeded records, spread over the last 90 days (for load tests)")
 	keys := map[string]*string{}
 	for _, k := range keyFlags {
@@ -107,6 +111,13 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
 		}
+		return err
+	}
+	if *printOpenAPI {
+		if flags.NArg() > 0 {
+			return fmt.Errorf("unexpected arguments: %q", flags.Args())
+		}
+		_, err := stdout.Write(openapi.YAML())
 		return err
 	}
 	for _, k := range keyFlags {

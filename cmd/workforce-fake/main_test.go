@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/workforce-marketplace/workforce-go/openapi"
 	"github.com/workforce-marketplace/workforce-go/webhook"
 	"github.com/workforce-marketplace/workforce-go/workforcetest"
 )
@@ -282,4 +283,24 @@ func TestRunRefusesKeysThatAreNotTestKeys(t *testing.T) {
 	require.NoError(t, run(t.Context(), []string{"-h"}, func(v string) string { return env[v] }, io.Discard, &stderr))
 	assert.NotContains(t, stderr.String(), "HIDDEN", "-h shows no key")
 	assert.Contains(t, stderr.String(), "WORKFORCE_FAKE_SECRET_KEY")
+}
+
+// TestRunPrintsTheOpenAPIDocument checks that -openapi prints the document the fake serves, and
+// starts nothing.
+func TestRunPrintsTheOpenAPIDocument(t *testing.T) {
+	t.Parallel()
+	var stdout bytes.Buffer
+	require.NoError(t, run(t.Context(), []string{"-openapi"}, noEnv, &stdout, io.Discard))
+	assert.Equal(t, string(openapi.YAML()), stdout.String())
+	assert.Error(t, run(t.Context(), []string{"-openapi", "serve"}, noEnv, io.Discard, io.Discard))
+
+	ready := start(t, nil, nil)
+	resp, err := http.Get(ready.BaseURL + "/_fake/openapi.yaml")
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	served, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	assert.Equal(t, http.StatusOK, resp.StatusCode)
+	assert.Equal(t, "application/yaml", resp.Header.Get("Content-Type"))
+	assert.Equal(t, stdout.String(), string(served))
 }
