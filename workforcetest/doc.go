@@ -45,6 +45,13 @@
 // (It is doc_test.go's TestCancelJob, with the imports context, fmt, testing, testify's require,
 // workforce and workforcetest.)
 //
+// The clients the fake makes (Server.Client, Server.PublicClient) wait milliseconds between
+// retries and settle at once: the fake acts on a request before it answers, so a create whose
+// answer a fault dropped is done or not done by the time the call returns, and Jobs.Settle and
+// the other Settles need not wait out workforce.DefaultSettleHorizon (2 minutes). A client a test
+// builds itself with workforce.New should take workforce.WithSettleHorizon(0) and, for speed,
+// workforce.WithRetryAfterUnit(time.Millisecond).
+//
 // Choices where the contract is silent: updated_after is inclusive and updated_before exclusive
 // (a record stamped exactly at a bound is in the later window), both read as RFC 3339 with any
 // fraction, and records keep their times to the millisecond; a malformed JSON or form body is a
