@@ -89,8 +89,8 @@ func TestWebhooksDeliverEveryJobChangeSignedAndInOrder(t *testing.T) {
 	job := f.createJob(seed.WorkerIDs[1], seed.JobRequest1099ID)
 	id := idOf(job)
 	require.NoError(t, f.StartJob(id))
-	require.NoError(t, f.Complete(id))
-	require.NoError(t, f.Approve(id))
+	require.NoError(t, f.CompleteJob(id))
+	require.NoError(t, f.ApproveJob(id))
 	waitWebhooks(t, f.Server)
 
 	assert.Equal(t, []string{"filled", "in_progress", "completed", "approved"}, rcv.jobStates(id))
