@@ -68,3 +68,22 @@ func TestOutsideMovesUnknown(t *testing.T) {
 	_, ok := f.JobState(424242)
 	assert.False(t, ok)
 }
+
+// The released names of the outside moves still make them.
+func TestDeprecatedMoveNamesStillMove(t *testing.T) {
+	t.Parallel()
+	f := newFake(t)
+	seed := f.Seed()
+	id, err := f.Accept(seed.JobRequest1099ID, seed.WorkerIDs[1])
+	require.NoError(t, err)
+	require.NoError(t, f.StartJob(id))
+	require.NoError(t, f.Complete(id))
+	require.NoError(t, f.Approve(id))
+	state, _ := f.JobState(id)
+	assert.Equal(t, "approved", state)
+	id, err = f.Accept(seed.JobRequestW2ID, seed.WorkerIDs[1])
+	require.NoError(t, err)
+	require.NoError(t, f.Withdraw(id))
+	state, _ = f.JobState(id)
+	assert.Equal(t, "withdrawn", state)
+}
