@@ -16,8 +16,8 @@
 // below); scripted failures (a 503 with Retry-After, a dropped connection, a slow answer) are
 // injected with Server.InjectFault and forgotten with Server.ClearFaults; a latency on every
 // request is set with WithLatency or Server.SetLatency; Server.SeedJobs fills the store with many
-// Jobs for load tests and syncs; and Server.Requests reports what the fake received, with tokens,
-// keys and passwords removed.
+// Jobs for load tests and syncs; and Server.Requests reports what the fake received and the
+// status it answered, with tokens, keys and passwords removed.
 //
 // A test uses it like this:
 //
