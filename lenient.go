@@ -355,26 +355,6 @@ func (d *lenient) value(data []byte, v reflect.Value, at path) bool {
 	return d.warn(data, v, at)
 }
 
-// fieldByIndex returns the field of the struct v at index, allocating the
-// embedded structs it is promoted from through nil pointers, as
-// encoding/json does; false when one is a pointer to an unexported type,
-// which cannot be set.
-func fieldByIndex(v reflect.Value, index []int) (reflect.Value, bool) {
-	for i, x := range index {
-		if i > 0 && v.Kind() == reflect.Pointer {
-			if v.IsNil() {
-				if !v.CanSet() {
-					return reflect.Value{}, false
-				}
-				v.Set(reflect.New(v.Type().Elem()))
-			}
-			v = v.Elem()
-		}
-		v = v.Field(x)
-	}
-	return v, true
-}
-
 // warn leaves v zero and records that data, at at, fits no form of v's
 // type. It returns false, for value to return.
 func (d *lenient) warn(data []byte, v reflect.Value, at path) bool {
