@@ -92,7 +92,8 @@ func hostileAnswers() []hostile {
 		{"a Job that never ends", getJob1, "jobs/1", nil, true, false},
 		// The worst within the limits: the most items, each the largest
 		// value it can be; the largest body of long strings.
-		{"9,999 empty Users found", search, "search", repeated(`{"users":[`, `{}`, `]}`, 9999*3+10), false, true},
+		{"9,999 Users of only an id found", search, "search", repeated(`{"users":[`, `{"id":1}`, `]}`, 9999*9+10), false, true},
+		{"9,999 empty Users found (no id: refused)", search, "search", repeated(`{"users":[`, `{}`, `]}`, 9999*3+10), false, false},
 		{"6,666 rankings of empty Workers", rankings, "job_requests/1/rankings",
 			repeated(`{"rankings":[`, `{"worker":{}}`, `]}`, 6666*14+13), false, true},
 		{"a page of 9,997 empty transitions", listJobs, "jobs", repeated(`{"jobs":[{"id":1,"transitions":[`, `{}`, `]}]}`, 9997*3+30), false, true},

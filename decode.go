@@ -134,13 +134,19 @@ func keepDocuments(v reflect.Value, data []byte) error {
 }
 
 // keepElements is keepDocuments for v, a list of resources, and parts,
-// the part of data of each.
+// the part of data of each. An element of a list of records without an
+// "id" (null and 0 are none) is an error, as a single record is: it is no
+// record, and a page of them would read as records of ID 0.
 func keepElements(v reflect.Value, parts [][]byte) error {
 	if len(parts) != v.Len() {
 		return nil // null, or a shape the scan does not follow: nothing to hand out
 	}
 	for i, part := range parts {
-		if err := keepDocuments(v.Index(i), part); err != nil {
+		err := keepDocuments(v.Index(i), part)
+		if err == nil {
+			err = checkIsRecord(v.Index(i), part)
+		}
+		if err != nil {
 			return fmt.Errorf("element %d: %w", i, err)
 		}
 	}

@@ -42,7 +42,7 @@ func ExampleJobsService_All() {
 
 	opts := &workforce.JobListOptions{JobRequestID: seed.PendingJobRequestID}
 	for _, worker := range seed.WorkerIDs[:3] {
-		if _, err := srv.Apply(seed.PendingJobRequestID, worker); err != nil {
+		if _, err := srv.ApplyToJobRequest(seed.PendingJobRequestID, worker); err != nil {
 			log.Fatal(err)
 		}
 	}
@@ -71,7 +71,7 @@ func ExampleJobsService_Cancel() {
 	if err := srv.StartJob(job.ID); err != nil { // the Worker starts
 		log.Fatal(err)
 	}
-	if err := srv.Complete(job.ID); err != nil { // and completes
+	if err := srv.CompleteJob(job.ID); err != nil { // and completes
 		log.Fatal(err)
 	}
 	_, _, err = c.Jobs.Cancel(ctx, job.ID, workforce.CancelDecidedToCancel)

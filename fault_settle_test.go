@@ -64,10 +64,10 @@ func TestSettleAfterTheRecordMovedOn(t *testing.T) {
 			if err := srv.StartJob(id); err != nil {
 				return err
 			}
-			return srv.Complete(id)
+			return srv.CompleteJob(id)
 		})},
 		"Job withdrawn": {kind: "Jobs.Assign", move: jobMove(func(srv *workforcetest.Server, _ *workforce.Client, id int64) error {
-			return srv.Withdraw(id)
+			return srv.WithdrawJob(id)
 		})},
 		"Job cancelled": {kind: "Jobs.Assign", move: jobMove(func(_ *workforcetest.Server, c *workforce.Client, id int64) error {
 			_, _, err := c.Jobs.Cancel(ctx, id, workforce.CancelAskedToCancel)

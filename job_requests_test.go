@@ -525,27 +525,27 @@ func TestJobRequestStateFollowsItsSlotsOnTheFake(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, workforce.JobRequestPosted, jr.State)
 
-	ana, err := srv.Accept(jr.ID, seed.WorkerIDs[0])
+	ana, err := srv.AcceptJobRequest(jr.ID, seed.WorkerIDs[0])
 	require.NoError(t, err)
 	got, _, err := c.JobRequests.Get(ctx, jr.ID)
 	require.NoError(t, err)
 	assert.Equal(t, workforce.JobRequestPosted, got.State, "one slot of two")
 	assert.Equal(t, 1, got.FilledSlots)
 
-	ben, err := srv.Accept(jr.ID, seed.WorkerIDs[1])
+	ben, err := srv.AcceptJobRequest(jr.ID, seed.WorkerIDs[1])
 	require.NoError(t, err)
 	got, _, err = c.JobRequests.Get(ctx, jr.ID)
 	require.NoError(t, err)
 	assert.Equal(t, workforce.JobRequestFilled, got.State, "every slot filled")
 	assert.Equal(t, 2, got.FilledSlots)
 
-	require.NoError(t, srv.Withdraw(ben))
+	require.NoError(t, srv.WithdrawJob(ben))
 	got, _, err = c.JobRequests.Get(ctx, jr.ID)
 	require.NoError(t, err)
 	assert.Equal(t, workforce.JobRequestPosted, got.State, "back to posted when a Worker leaves")
 	assert.Equal(t, 1, got.FilledSlots)
 
-	chloe, err := srv.Accept(jr.ID, seed.WorkerIDs[2])
+	chloe, err := srv.AcceptJobRequest(jr.ID, seed.WorkerIDs[2])
 	require.NoError(t, err)
 	require.NoError(t, srv.StartJob(ana))
 	got, _, err = c.JobRequests.Get(ctx, jr.ID)
@@ -574,22 +574,22 @@ func TestJobRequestStateFollowsItsSlotsOnTheFake(t *testing.T) {
 
 	_, _, err = c.JobRequests.Cancel(ctx, jr.ID)
 	assert.Contains(t, fieldErrors(t, err), "state", "cancelled already")
-	_, err = srv.Accept(jr.ID, seed.WorkerIDs[4])
+	_, err = srv.AcceptJobRequest(jr.ID, seed.WorkerIDs[4])
 	assert.Error(t, err, "a cancelled Job Request takes no Jobs")
 
 	// A completed Job Request is past cancelling.
 	done, _, err := c.JobRequests.Create(ctx, postable(srv, "One-off", 1))
 	require.NoError(t, err)
-	job, err := srv.Accept(done.ID, seed.WorkerIDs[5])
+	job, err := srv.AcceptJobRequest(done.ID, seed.WorkerIDs[5])
 	require.NoError(t, err)
 	require.NoError(t, srv.StartJob(job))
-	require.NoError(t, srv.Complete(job))
+	require.NoError(t, srv.CompleteJob(job))
 	got, _, err = c.JobRequests.Get(ctx, done.ID)
 	require.NoError(t, err)
 	assert.Equal(t, workforce.JobRequestCompleted, got.State)
 	_, _, err = c.JobRequests.Cancel(ctx, done.ID)
 	assert.Contains(t, fieldErrors(t, err), "state", "completed")
-	require.NoError(t, srv.Approve(job))
+	require.NoError(t, srv.ApproveJob(job))
 	got, _, err = c.JobRequests.Get(ctx, done.ID)
 	require.NoError(t, err)
 	assert.Equal(t, workforce.JobRequestApproved, got.State)
@@ -628,7 +628,7 @@ func TestJobRequestsRankingsListThePreferredBestFirst(t *testing.T) {
 	assert.Equal(t, "0.95", rankings[1].Score.String(), "rating 4.5, preferred")
 
 	// A Worker who accepted joins the candidates; the banned one never does.
-	_, err = srv.Accept(jr.ID, w[1])
+	_, err = srv.AcceptJobRequest(jr.ID, w[1])
 	require.NoError(t, err)
 	rankings, _, err = c.JobRequests.Rankings(ctx, jr.ID)
 	require.NoError(t, err)
@@ -692,10 +692,10 @@ func TestJobRequestSlotsAndCutoffOnTheFake(t *testing.T) {
 	require.NoError(t, err)
 	full, _, err := c.JobRequests.Create(ctx, postable(srv, "Full", 2))
 	require.NoError(t, err)
-	_, err = srv.Accept(open.ID, seed.WorkerIDs[0])
+	_, err = srv.AcceptJobRequest(open.ID, seed.WorkerIDs[0])
 	require.NoError(t, err)
 	for _, w := range seed.WorkerIDs[1:3] {
-		_, err = srv.Accept(full.ID, w)
+		_, err = srv.AcceptJobRequest(full.ID, w)
 		require.NoError(t, err)
 	}
 

@@ -409,7 +409,7 @@ func TestJobLifecycleOnTheFake(t *testing.T) {
 	assert.False(t, job.CreatedAt.IsZero())
 
 	require.NoError(t, srv.StartJob(job.ID))
-	require.NoError(t, srv.Complete(job.ID))
+	require.NoError(t, srv.CompleteJob(job.ID))
 	minutes := 95
 	job, _, err = c.Jobs.Update(ctx, job.ID, &workforce.JobUpdate{ActualDuration: &minutes})
 	require.NoError(t, err)
@@ -452,9 +452,9 @@ func TestJobsPendingApplicationIsDecidedOnTheFake(t *testing.T) {
 	ctx := context.Background()
 	seed := srv.Seed()
 
-	granted, err := srv.Apply(seed.PendingJobRequestID, seed.WorkerIDs[0])
+	granted, err := srv.ApplyToJobRequest(seed.PendingJobRequestID, seed.WorkerIDs[0])
 	require.NoError(t, err)
-	rejected, err := srv.Apply(seed.PendingJobRequestID, seed.WorkerIDs[1])
+	rejected, err := srv.ApplyToJobRequest(seed.PendingJobRequestID, seed.WorkerIDs[1])
 	require.NoError(t, err)
 
 	job, _, err := c.Jobs.Update(ctx, granted, &workforce.JobUpdate{State: workforce.JobFilled})

@@ -85,6 +85,7 @@ func decodeLenient(data []byte, out any, most int) (warnings, error) {
 		v.Set(s)
 		return d.warnings, nil
 	}
+	v.SetZero() // what json.Unmarshal made of it before it failed
 	d.record(data, v, path{})
 	return d.warnings, d.err
 }
@@ -166,13 +167,16 @@ type lenientDecoder interface {
 
 // record decodes data, one record, into v: with json.Unmarshal, the common
 // case, or else field by field. Warnings it adds get the record's ID,
-// unless a record inside it named theirs.
+// unless a record inside it named theirs. A v that holds a record already
+// (the same list's member sent twice) is decoded into field by field, as
+// encoding/json decodes into what is there.
 func (d *lenient) record(data []byte, v reflect.Value, at path) {
 	if string(data) == "null" {
 		v.SetZero() // keepDocuments refuses a null record
 		return
 	}
-	if d.refused < strictTries {
+	fresh := v.IsZero()
+	if fresh && d.refused < strictTries {
 		if err := json.Unmarshal(data, v.Addr().Interface()); err == nil {
 			d.refused = 0
 			return
@@ -185,7 +189,9 @@ func (d *lenient) record(data []byte, v reflect.Value, at path) {
 		}
 		return
 	}
-	v.SetZero()
+	if fresh {
+		v.SetZero() // what json.Unmarshal made of it before it failed
+	}
 	before := len(d.warnings.list)
 	d.value(data, v, at)
 	id := recordID(v)
@@ -226,7 +232,9 @@ func recordID(v reflect.Value) int64 {
 // not due, objects and arrays are decoded member by member. A value that
 // fits no form leaves v zero and adds a Warning. Types with an
 // UnmarshalJSON of their own decode themselves; their error is such a
-// warning.
+// warning. As encoding/json does, it decodes into what v holds (a member
+// sent twice): an object into the struct, map or pointer there, an array's
+// elements into the slice's, and null leaves a struct or scalar alone.
 func (d *lenient) value(data []byte, v reflect.Value, at path) bool {
 	if v.CanAddr() {
 		switch u := v.Addr().Interface().(type) {
@@ -240,14 +248,21 @@ func (d *lenient) value(data []byte, v reflect.Value, at path) bool {
 			return true
 		}
 	}
-	absent := string(data) == "null" || isBlank(data)
+	null := string(data) == "null"
+	absent := null || isBlank(data)
+	if k := v.Kind(); null && k != reflect.Pointer && k != reflect.Slice && k != reflect.Map && k != reflect.Interface {
+		return true // as encoding/json: null sets only what can be nil
+	}
 	switch v.Kind() {
 	case reflect.Pointer:
 		if absent {
 			v.SetZero()
 			return true
 		}
-		p := reflect.New(v.Type().Elem())
+		p := v
+		if v.IsNil() {
+			p = reflect.New(v.Type().Elem())
+		}
 		if !d.value(data, p.Elem(), at) {
 			v.SetZero()
 			return false
@@ -260,7 +275,6 @@ func (d *lenient) value(data []byte, v reflect.Value, at path) bool {
 			d.object(data, v, at)
 			return true
 		case absent:
-			v.SetZero()
 			return true
 		}
 	case reflect.Slice:
@@ -271,12 +285,17 @@ func (d *lenient) value(data []byte, v reflect.Value, at path) bool {
 			}
 		case data[0] == '[':
 			parts := jsonscan.Elements(data)
-			s := reflect.MakeSlice(v.Type(), len(parts), len(parts))
-			list := at.String()
-			for i, part := range parts {
-				d.value(part, s.Index(i), path{parent: list, index: i, elem: true})
+			if len(parts) == 0 || v.IsNil() {
+				v.Set(reflect.MakeSlice(v.Type(), 0, len(parts)))
 			}
-			v.Set(s)
+			list := at.String()
+			for i, part := range parts { // into the elements there, as encoding/json does
+				if i == v.Cap() {
+					v.Grow(1)
+				}
+				v.SetLen(i + 1)
+				d.value(part, v.Index(i), path{parent: list, index: i, elem: true})
+			}
 			return true
 		case absent:
 			v.SetZero()
@@ -285,7 +304,10 @@ func (d *lenient) value(data []byte, v reflect.Value, at path) bool {
 	case reflect.Map:
 		switch {
 		case data[0] == '{' && v.Type().Key().Kind() == reflect.String:
-			m := reflect.MakeMap(v.Type())
+			m := v
+			if m.IsNil() {
+				m = reflect.MakeMap(v.Type())
+			}
 			object := at.String()
 			jsonscan.Members(data, func(name, member []byte) bool {
 				key := memberName(name)
@@ -331,26 +353,6 @@ func (d *lenient) value(data []byte, v reflect.Value, at path) bool {
 		}
 	}
 	return d.warn(data, v, at)
-}
-
-// fieldByIndex returns the field of the struct v at index, allocating the
-// embedded structs it is promoted from through nil pointers, as
-// encoding/json does; false when one is a pointer to an unexported type,
-// which cannot be set.
-func fieldByIndex(v reflect.Value, index []int) (reflect.Value, bool) {
-	for i, x := range index {
-		if i > 0 && v.Kind() == reflect.Pointer {
-			if v.IsNil() {
-				if !v.CanSet() {
-					return reflect.Value{}, false
-				}
-				v.Set(reflect.New(v.Type().Elem()))
-			}
-			v = v.Elem()
-		}
-		v = v.Field(x)
-	}
-	return v, true
 }
 
 // warn leaves v zero and records that data, at at, fits no form of v's

@@ -313,3 +313,23 @@ func parseString(data []byte) (string, bool) {
 	}
 	return "", false
 }
+
+// fieldByIndex returns the field of the struct v at index, allocating the
+// embedded structs it is promoted from through nil pointers, as
+// encoding/json does; false when one is a pointer to an unexported type,
+// which cannot be set.
+func fieldByIndex(v reflect.Value, index []int) (reflect.Value, bool) {
+	for i, x := range index {
+		if i > 0 && v.Kind() == reflect.Pointer {
+			if v.IsNil() {
+				if !v.CanSet() {
+					return reflect.Value{}, false
+				}
+				v.Set(reflect.New(v.Type().Elem()))
+			}
+			v = v.Elem()
+		}
+		v = v.Field(x)
+	}
+	return v, true
+}

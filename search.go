@@ -58,45 +58,72 @@ func keepRecords[PT interface {
 		if f, ok := any(rec).(finisher); ok {
 			f.finish()
 		}
+		if err := checkIsRecord(reflect.ValueOf(rec), parts[i]); err != nil {
+			return fmt.Errorf("%s: element %d: %w", key, i, err)
+		}
 	}
 	return nil
 }
 
 // decodeLenient decodes each kind's list record by record (see
-// decodeLenient), so that each warning names its record.
+// decodeLenient), so that each warning names its record; a list sent
+// twice is decoded into the first, as encoding/json does.
 func (r *SearchResult) decodeLenient(d *lenient, data []byte, at path) {
 	*r = SearchResult{}
-	r.Users = lenientRecords[User](d, data, at, "users")
-	r.Customers = lenientRecords[Customer](d, data, at, "customers")
-	r.JobRequests = lenientRecords[JobRequest](d, data, at, "job_requests")
-	r.Badges = lenientRecords[Badge](d, data, at, "badges")
+	table := d.table(reflect.TypeFor[SearchResult]())
+	jsonscan.Members(data, func(name, list []byte) bool {
+		f, ok := table.find(name)
+		if !ok {
+			return true
+		}
+		switch at := at.to(f.name); f.name {
+		case "users":
+			r.Users = lenientRecords(d, list, at, r.Users)
+		case "customers":
+			r.Customers = lenientRecords(d, list, at, r.Customers)
+		case "job_requests":
+			r.JobRequests = lenientRecords(d, list, at, r.JobRequests)
+		case "badges":
+			r.Badges = lenientRecords(d, list, at, r.Badges)
+		}
+		return true
+	})
 }
 
-// lenientRecords decodes the records of the list under key in data,
-// leniently; a null record is left nil.
+// lenientRecords decodes the records of list, which at names, leniently,
+// into those of records as encoding/json decodes an array into a slice: a
+// null record is left nil.
 func lenientRecords[T any, PT interface {
 	*T
 	document
-}](d *lenient, data []byte, at path, key string) []PT {
-	list, ok := jsonscan.Member(data, key)
-	if !ok || string(list) == "null" {
+}](d *lenient, list []byte, at path, records []PT) []PT {
+	if string(list) == "null" {
 		return nil
 	}
 	parts := jsonscan.Elements(list)
 	if parts == nil {
-		d.warn(list, reflect.ValueOf(new([]PT)).Elem(), at.to(key))
+		d.warn(list, reflect.ValueOf(new([]PT)).Elem(), at)
 		return nil
 	}
-	records := make([]PT, len(parts))
-	name := at.to(key).String()
+	if len(parts) == 0 || records == nil {
+		records = make([]PT, 0, len(parts))
+	}
+	name := at.String()
 	for i, part := range parts {
-		if string(part) == "null" {
-			continue // nil, which keepRecords refuses
+		if i == cap(records) {
+			records = append(records[:i], nil)
 		}
-		records[i] = new(T)
+		records = records[:i+1]
+		if string(part) == "null" {
+			records[i] = nil // which keepRecords refuses
+			continue
+		}
+		if records[i] == nil {
+			records[i] = new(T)
+		}
 		d.record(part, reflect.ValueOf(records[i]).Elem(), path{parent: name, index: i, elem: true})
 	}
-	return records
+	return records[:len(parts)]
 }
 
 // Query searches the names and emails of Users, the names of Customers and

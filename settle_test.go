@@ -280,7 +280,7 @@ func TestSettleTakesNoApplicationForAnAssign(t *testing.T) {
 	srv.InjectFault(workforcetest.Fault{Method: http.MethodPost, Path: "/api_v2/jobs/assign", Drop: true})
 	_, _, err = c.Jobs.Assign(ctx, create)
 	require.ErrorIs(t, err, workforce.ErrOutcomeUnknown)
-	_, applyErr := srv.Apply(seed.PendingJobRequestID, create.WorkerID)
+	_, applyErr := srv.ApplyToJobRequest(seed.PendingJobRequestID, create.WorkerID)
 	require.NoError(t, applyErr)
 	job, err := c.Jobs.Settle(ctx, create, err)
 	require.ErrorIs(t, err, workforce.ErrNotFound, "settled to %+v", job)

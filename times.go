@@ -46,6 +46,23 @@ func textPrecision[S string | []byte](s S) time.Duration {
 	return p
 }
 
+// String writes t as the API writes it: RFC 3339 in the offset it came in,
+// with as many digits of fraction as its text had, such as
+// "2026-11-28T15:43:16.000-08:00"; "" for the zero Time. (A time.Time read
+// from such text has a zone named by no name, which its own String prints
+// as the offset twice: "2026-11-28 15:43:16 -0800 -0800"; t.Time still
+// does.)
+func (t Time) String() string {
+	if t.IsZero() {
+		return ""
+	}
+	b, err := t.MarshalJSON()
+	if err != nil { // a year past 9999: as Go writes it
+		return t.Time.String()
+	}
+	return string(b[1 : len(b)-1])
+}
+
 // MarshalJSON writes t in RFC 3339, or null when zero: a Time read from
 // text with as many digits of fraction as that text had, so that it reads
 // back the same, precision included.

@@ -2,12 +2,14 @@ package workforce_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/workforce-marketplace/workforce-go"
+	"github.com/workforce-marketplace/workforce-go/workforcetest"
 )
 
 func TestTimeDecodes(t *testing.T) {
@@ -128,4 +130,31 @@ func TestTimeKeepsItsPrecision(t *testing.T) {
 		require.NoError(t, json.Unmarshal(out, &b))
 		assert.Equal(t, a, b)
 	}
+}
+
+// A timestamp from the fake prints as the API wrote it, its offset once, and writes back the
+// offset of its day: -07:00 in Pacific daylight time, -08:00 in standard time.
+func TestTimePrintsAsTheAPIWroteIt(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		clock  time.Time
+		offset string
+	}{
+		{time.Date(2026, time.July, 1, 18, 0, 0, 0, time.UTC), "-07:00"},
+		{time.Date(2026, time.January, 15, 18, 0, 0, 0, time.UTC), "-08:00"},
+	} {
+		srv := workforcetest.NewServer(t, workforcetest.WithClock(tc.clock))
+		c, err := srv.Client()
+		require.NoError(t, err)
+		job, _, err := c.Jobs.Get(t.Context(), srv.Seed().PublicJobID)
+		require.NoError(t, err)
+		printed := fmt.Sprint(job.CreatedAt)
+		assert.Regexp(t, `^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}`+tc.offset+`$`, printed)
+		assert.NotContains(t, fmt.Sprintf("%v %+v", job.CreatedAt, job), "00 -0")
+		b, err := json.Marshal(job.CreatedAt)
+		require.NoError(t, err)
+		assert.Equal(t, `"`+printed+`"`, string(b), "the JSON form is the printed one")
+		assert.True(t, job.CreatedAt.Equal(tc.clock) || job.CreatedAt.Before(tc.clock))
+	}
+	assert.Empty(t, workforce.Time{}.String())
 }

@@ -304,10 +304,10 @@ func TestImportTimesheetAppliesTheRowsItCan(t *testing.T) {
 	ctx := context.Background()
 	seed := srv.Seed()
 
-	started, err := srv.Accept(seed.JobRequest1099ID, seed.WorkerIDs[1])
+	started, err := srv.AcceptJobRequest(seed.JobRequest1099ID, seed.WorkerIDs[1])
 	require.NoError(t, err)
 	require.NoError(t, srv.StartJob(started))
-	filled, err := srv.Accept(seed.JobRequest1099ID, seed.WorkerIDs[2])
+	filled, err := srv.AcceptJobRequest(seed.JobRequest1099ID, seed.WorkerIDs[2])
 	require.NoError(t, err)
 
 	csv := fmt.Sprintf("name,job_id,actual_duration\nBen,%d,95\nChloe,%d,60\nNobody,99999,30\nBen,%d,-5\nBen,%d,1.5\n",
@@ -352,7 +352,7 @@ func TestImportTimesheetOfAPublicPoolKeyAppliesOnlyItsJobs(t *testing.T) {
 	pub, err := srv.PublicClient()
 	require.NoError(t, err)
 
-	private, err := srv.Accept(seed.JobRequest1099ID, seed.WorkerIDs[1])
+	private, err := srv.AcceptJobRequest(seed.JobRequest1099ID, seed.WorkerIDs[1])
 	require.NoError(t, err)
 	require.NoError(t, srv.StartJob(private))
 	require.NoError(t, srv.StartJob(seed.PublicJobID))

@@ -330,7 +330,7 @@ func TestUsersTrackingReadsTheFakesCheckIns(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, srv.StartJobAt(job.ID, workforcetest.Position{Latitude: 41.8781, Longitude: -87.6298}))
 	srv.Advance(4 * time.Hour)
-	require.NoError(t, srv.CompleteAt(job.ID, workforcetest.Position{Latitude: 41.88, Longitude: -87.63}))
+	require.NoError(t, srv.CompleteJobAt(job.ID, workforcetest.Position{Latitude: 41.88, Longitude: -87.63}))
 
 	points, _, err := c.Users.Tracking(ctx, seed.WorkerIDs[3])
 	require.NoError(t, err)

@@ -31,7 +31,7 @@ func TestWebhooksHandEveryChangeOnceInOrder(t *testing.T) {
 	ctx := context.Background()
 	j, _, err := c.Jobs.Create(ctx, &workforce.JobCreate{WorkerID: seed.WorkerIDs[1], JobRequestID: seed.JobRequest1099ID})
 	require.NoError(t, err)
-	for _, move := range []func(int64) error{fake.StartJob, fake.Complete, fake.Approve} {
+	for _, move := range []func(int64) error{fake.StartJob, fake.CompleteJob, fake.ApproveJob} {
 		require.NoError(t, move(j.ID))
 	}
 	got := rec.waitFor(t, "the job's four changes", func(cs []*feed.Change) bool { return len(of(cs, feed.KindJob, j.ID)) == 4 })

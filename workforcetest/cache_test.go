@@ -23,7 +23,7 @@ func TestJobListFollowsChanges(t *testing.T) {
 		require.Equal(t, http.StatusOK, status, body)
 		return body["jobs"].([]any)[0].(obj)
 	}
-	id, err := f.Accept(seed.JobRequest1099ID, seed.WorkerIDs[1])
+	id, err := f.AcceptJobRequest(seed.JobRequest1099ID, seed.WorkerIDs[1])
 	require.NoError(t, err)
 	j := first()
 	require.Equal(t, float64(id), j["id"])

@@ -8,14 +8,19 @@ import (
 
 // Client returns an SDK client for the Private Pool keys, pointed at the fake. It retries as the
 // SDK does, but waits milliseconds instead of seconds between attempts: from 1 to 50 ms, and a
-// millisecond for each second of Retry-After, so that injected faults cost a test no real time.
+// millisecond for each second of Retry-After, and it settles at once (workforce.WithSettleHorizon(0):
+// the fake acts on a request before it answers, so a create it dropped is over when the call is), so
+// that injected faults cost a test no real time. A client of one's own pointed at the fake (built
+// with workforce.New and workforce.WithBaseURL(s.URL)) should take workforce.WithSettleHorizon(0)
+// too, or a Settle after a dropped create waits out workforce.DefaultSettleHorizon (2 minutes).
 // opts are applied after those and after workforce.WithBaseURL(s.URL), so a test may set its own
-// (an HTTP client, a retry policy).
+// (an HTTP client, a retry policy, a horizon).
 func (s *Server) Client(opts ...workforce.Option) (*workforce.Client, error) {
 	return s.newClient(s.Private, opts)
 }
 
-// PublicClient returns an SDK client for the Public Pool keys, pointed at the fake.
+// PublicClient returns an SDK client for the Public Pool keys, pointed at the fake, set as Client
+// sets its own.
 func (s *Server) PublicClient(opts ...workforce.Option) (*workforce.Client, error) {
 	return s.newClient(s.Public, opts)
 }
@@ -24,7 +29,7 @@ func (s *Server) PublicClient(opts ...workforce.Option) (*workforce.Client, erro
 func (s *Server) newClient(keys KeyPair, opts []workforce.Option) (*workforce.Client, error) {
 	all := append([]workforce.Option{workforce.WithBaseURL(s.URL),
 		workforce.WithRetry(3, time.Millisecond, 50*time.Millisecond),
-		workforce.WithRetryAfterUnit(time.Millisecond)}, opts...)
+		workforce.WithRetryAfterUnit(time.Millisecond), workforce.WithSettleHorizon(0)}, opts...)
 	return workforce.New(keys.APIKey, keys.SecretKey, all...)
 }
 

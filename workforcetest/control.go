@@ -20,18 +20,18 @@ import (
 // (a method the path does not take), 413 (a body over 1 MiB) or 422; its requests are neither
 // recorded nor faulted; it is as reachable as the fake itself: from this machine, unless the
 // fake was started WithRemoteAccess.
-const ControlAPI = `POST   /_fake/job_requests/{id}/apply?worker_id=N  Apply: the Worker applies (pending workflow) -> {"job_id": N}
-POST   /_fake/job_requests/{id}/accept?worker_id=N Accept: the Worker accepts -> {"job_id": N}
+const ControlAPI = `POST   /_fake/job_requests/{id}/apply?worker_id=N  ApplyToJobRequest: the Worker applies (pending workflow) -> {"job_id": N}
+POST   /_fake/job_requests/{id}/accept?worker_id=N AcceptJobRequest: the Worker accepts -> {"job_id": N}
 POST   /_fake/job_requests/{id}/post               PostJobRequest: post a draft -> {"state": "posted"}
 POST   /_fake/job_requests/{id}/cancel             CancelJobRequest, its open Jobs too -> {"state": "cancelled"}
 POST   /_fake/jobs/{id}/start                      StartJob -> {"state": "in_progress"}; with ?latitude=L&longitude=G,
                                                    StartJobAt: where the Worker checks in (see GET /users/:id/tracking)
-POST   /_fake/jobs/{id}/pause                      Pause -> {"state": "paused"}
-POST   /_fake/jobs/{id}/complete                   Complete -> {"state": "completed"}; with ?latitude=L&longitude=G,
-                                                   CompleteAt
-POST   /_fake/jobs/{id}/withdraw                   Withdraw -> {"state": "withdrawn"}
-POST   /_fake/jobs/{id}/approve                    Approve -> {"state": "approved"}
-POST   /_fake/jobs/{id}/no_show                    NoShow -> {"state": "no_show"}
+POST   /_fake/jobs/{id}/pause                      PauseJob -> {"state": "paused"}
+POST   /_fake/jobs/{id}/complete                   CompleteJob -> {"state": "completed"}; with ?latitude=L&longitude=G,
+                                                   CompleteJobAt
+POST   /_fake/jobs/{id}/withdraw                   WithdrawJob -> {"state": "withdrawn"}
+POST   /_fake/jobs/{id}/approve                    ApproveJob -> {"state": "approved"}
+POST   /_fake/jobs/{id}/no_show                    NoShowJob -> {"state": "no_show"}
 POST   /_fake/workers/{id}/badges?badge_id=N       GrantBadge -> {"worker_id": N, "badge_id": M}
 GET    /_fake/clock                                Now -> {"now": "2026-11-23T04:50:40Z"}
 POST   /_fake/clock/advance?seconds=N              Advance, N may be negative -> {"now": "..."}; Job Requests

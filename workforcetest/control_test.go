@@ -233,7 +233,7 @@ func TestControlJobRequestMoves(t *testing.T) {
 	status, body = f.control(http.MethodPost, "workers/"+worker+"/badges", "badge_id", strconv.FormatInt(seed.BadgeID, 10))
 	require.Equal(t, http.StatusOK, status, body)
 	assert.Equal(t, obj{"worker_id": float64(seed.WorkerIDs[1]), "badge_id": float64(seed.BadgeID)}, body)
-	_, err := f.Accept(seed.BadgeJobRequestID, seed.WorkerIDs[1])
+	_, err := f.AcceptJobRequest(seed.BadgeJobRequestID, seed.WorkerIDs[1])
 	require.NoError(t, err, "the granted Badge counts")
 
 	for name, tc := range map[string]struct {

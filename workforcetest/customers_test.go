@@ -110,8 +110,8 @@ func TestTimesheetImport(t *testing.T) {
 	for _, id := range []int64{working, paused, done, same} {
 		require.NoError(t, f.StartJob(id))
 	}
-	require.NoError(t, f.Pause(paused))
-	require.NoError(t, f.Complete(done))
+	require.NoError(t, f.PauseJob(paused))
+	require.NoError(t, f.CompleteJob(done))
 	status, body := f.patchJob(same, obj{"actual_duration": 45})
 	require.Equal(t, http.StatusOK, status, body)
 	before := f.getJob(same)["updated_at"]

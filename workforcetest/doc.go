@@ -12,12 +12,12 @@
 //
 // Moves that happen outside the API, such as a Worker starting or completing a Job, a draft
 // Job Request being posted or a Worker earning a Badge, are methods of Server (Server.StartJob,
-// Server.Complete, Server.PostJobRequest, Server.GrantBadge, ..., and over HTTP the control API
+// Server.CompleteJob, Server.PostJobRequest, Server.GrantBadge, ..., and over HTTP the control API
 // below); scripted failures (a 503 with Retry-After, a dropped connection, a slow answer) are
 // injected with Server.InjectFault and forgotten with Server.ClearFaults; a latency on every
 // request is set with WithLatency or Server.SetLatency; Server.SeedJobs fills the store with many
-// Jobs for load tests and syncs; and Server.Requests reports what the fake received, with tokens,
-// keys and passwords removed.
+// Jobs for load tests and syncs; and Server.Requests reports what the fake received and the
+// status it answered, with tokens, keys and passwords removed.
 //
 // A test uses it like this:
 //
@@ -44,6 +44,13 @@
 //
 // (It is doc_test.go's TestCancelJob, with the imports context, fmt, testing, testify's require,
 // workforce and workforcetest.)
+//
+// The clients the fake makes (Server.Client, Server.PublicClient) wait milliseconds between
+// retries and settle at once: the fake acts on a request before it answers, so a create whose
+// answer a fault dropped is done or not done by the time the call returns, and Jobs.Settle and
+// the other Settles need not wait out workforce.DefaultSettleHorizon (2 minutes). A client a test
+// builds itself with workforce.New should take workforce.WithSettleHorizon(0) and, for speed,
+// workforce.WithRetryAfterUnit(time.Millisecond).
 //
 // Choices where the contract is silent: updated_after is inclusive and updated_before exclusive
 // (a record stamped exactly at a bound is in the later window), both read as RFC 3339 with any
@@ -129,16 +136,16 @@
 // /multi_day_job_requests answers 405, as every method and path the contract lacks answers 405
 // or 404.
 //
-// The pending workflow (Server.Apply) needs use_pending_state on both the Job Request and its
+// The pending workflow (Server.ApplyToJobRequest) needs use_pending_state on both the Job Request and its
 // Customer. The contract's cut-off time of applications is, in the fake, the Job Request's start
 // time (the contract defines no other): when the fake clock reaches it, its pending Jobs become
 // rejected, each with a transition and a webhook, dated at the start time (applied when the
 // clock moves, and before every request and outside move, so every list, get and webhook agrees),
-// and Apply is refused from then on; a rejected Job cannot be granted (PATCH state=filled is a
-// 422 on state). The contract refuses no late Job otherwise: Accept, POST /jobs and
+// and ApplyToJobRequest is refused from then on; a rejected Job cannot be granted (PATCH state=filled is a
+// 422 on state). The contract refuses no late Job otherwise: AcceptJobRequest, POST /jobs and
 // /jobs/assign still make a filled Job on a Job Request past its start (unfilled included,
 // which keeps its state), as a Requestor may staff a late shift. A Job on a Job Request with badge_requirements needs a Worker holding each of those
-// Badges (Server.GrantBadge); otherwise POST /jobs, /jobs/assign, Apply and Accept answer 422 on
+// Badges (Server.GrantBadge); otherwise POST /jobs, /jobs/assign, ApplyToJobRequest and AcceptJobRequest answer 422 on
 // worker_id. Deleting a Badge a Job Request requires is a 422; deleting another one takes it from
 // the Workers holding it.
 //
@@ -185,7 +192,7 @@
 //
 // GET /users/:id/tracking lists, newest first, the transitions of the User's Jobs that carry
 // coordinates: the Worker's moves (start, pause, complete, withdraw) carry the Job Request's,
-// or the position given to Server.StartJobAt or Server.CompleteAt.
+// or the position given to Server.StartJobAt or Server.CompleteJobAt.
 //
 // A Message's sender and receiver are its Job's Worker and its Job Request's employer, either way
 // round; the Job must be one the key sees. Messages are never changed; tokens see the Messages of

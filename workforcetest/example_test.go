@@ -44,12 +44,12 @@ func ExampleServer_Accept() {
 	defer srv.Close()
 	seed := srv.Seed()
 
-	jobID, err := srv.Accept(seed.JobRequest1099ID, seed.WorkerIDs[1])
+	jobID, err := srv.AcceptJobRequest(seed.JobRequest1099ID, seed.WorkerIDs[1])
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	for _, move := range []func(int64) error{srv.StartJob, srv.Complete, srv.Approve} {
+	for _, move := range []func(int64) error{srv.StartJob, srv.CompleteJob, srv.ApproveJob} {
 		if err := move(jobID); err != nil {
 			fmt.Println(err)
 			return
@@ -57,7 +57,7 @@ func ExampleServer_Accept() {
 	}
 	state, _ := srv.JobState(jobID)
 	fmt.Println(state)
-	fmt.Println(srv.Pause(jobID))
+	fmt.Println(srv.PauseJob(jobID))
 	// Output:
 	// approved
 	// workforcetest: pause: job 1002: state cannot change from approved to paused

@@ -319,11 +319,11 @@ func patchState(state string) func(*fake, int64) error {
 func moves() map[string]func(*fake, int64) error {
 	return map[string]func(*fake, int64) error{
 		"in_progress": func(f *fake, id int64) error { return f.StartJob(id) },
-		"paused":      func(f *fake, id int64) error { return f.Pause(id) },
-		"completed":   func(f *fake, id int64) error { return f.Complete(id) },
-		"approved":    func(f *fake, id int64) error { return f.Approve(id) },
-		"withdrawn":   func(f *fake, id int64) error { return f.Withdraw(id) },
-		"no_show":     func(f *fake, id int64) error { return f.NoShow(id) },
+		"paused":      func(f *fake, id int64) error { return f.PauseJob(id) },
+		"completed":   func(f *fake, id int64) error { return f.CompleteJob(id) },
+		"approved":    func(f *fake, id int64) error { return f.ApproveJob(id) },
+		"withdrawn":   func(f *fake, id int64) error { return f.WithdrawJob(id) },
+		"no_show":     func(f *fake, id int64) error { return f.NoShowJob(id) },
 		"cancelled":   patchState("cancelled"),
 		"filled":      patchState("filled"),
 		"rejected":    patchState("rejected"),

@@ -17,17 +17,17 @@ func TestIndexSelectsWhatTheFiltersTest(t *testing.T) {
 	seed := s.Seed()
 	rng := rand.New(rand.NewPCG(1, 2))
 	for i, w := range seed.WorkerIDs[1:] {
-		id, err := s.Accept(seed.JobRequestW2ID, w)
+		id, err := s.AcceptJobRequest(seed.JobRequestW2ID, w)
 		if err != nil {
 			t.Fatal(err)
 		}
 		_ = s.StartJob(id)
 		if i%2 == 0 {
-			_ = s.Complete(id)
-			_ = s.Approve(id)
+			_ = s.CompleteJob(id)
+			_ = s.ApproveJob(id)
 		}
 		if i%4 == 0 {
-			_ = s.PayW2(id, "PAY-1")
+			_ = s.PayW2Job(id, "PAY-1")
 		}
 	}
 	ids := slices.Clone(s.st.jobs.ids)

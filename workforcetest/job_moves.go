@@ -7,7 +7,8 @@ import (
 )
 
 // The moves below happen outside the API: a Worker's app, a requestor's dashboard, the
-// platform's back office. Each one obeys the state tables of CONTRACT §6, appends a transition
+// platform's back office. Each is named by its verb and the kind of record whose id it takes first
+// (StartJob, ApplyToJobRequest, PostJobRequest). Each one obeys the state tables of CONTRACT §6, appends a transition
 // (Jobs), bumps updated_at, moves the Job Request along with its Jobs, and returns a descriptive
 // error for a disallowed move or an unknown id. Each is one write of the store.
 
@@ -19,10 +20,10 @@ func (s *Server) outside(verb string, fn func(*tx) error) error {
 	return nil
 }
 
-// Apply makes workerID apply to jobRequestID: a new pending Job. It is allowed only when both
+// ApplyToJobRequest makes workerID apply to jobRequestID: a new pending Job. It is allowed only when both
 // the Job Request and its Customer use the pending workflow (Seed.PendingJobRequestID does),
 // and before the Job Request's start time: the cut-off, at which pending Jobs are rejected.
-func (s *Server) Apply(jobRequestID, workerID int64) (int64, error) {
+func (s *Server) ApplyToJobRequest(jobRequestID, workerID int64) (int64, error) {
 	var id int64
 	err := s.outside("apply", func(tx *tx) error {
 		jr, ok := tx.jobRequest(jobRequestID)
@@ -44,9 +45,9 @@ func (s *Server) Apply(jobRequestID, workerID int64) (int64, error) {
 	return id, err
 }
 
-// Accept makes workerID accept jobRequestID: a new filled Job, or, when the Worker withdrew from
+// AcceptJobRequest makes workerID accept jobRequestID: a new filled Job, or, when the Worker withdrew from
 // it before, that withdrawn Job filled again. It returns the Job's id.
-func (s *Server) Accept(jobRequestID, workerID int64) (int64, error) {
+func (s *Server) AcceptJobRequest(jobRequestID, workerID int64) (int64, error) {
 	var id int64
 	err := s.outside("accept", func(tx *tx) error {
 		var err error
@@ -89,8 +90,8 @@ func (s *Server) StartJobAt(jobID int64, p Position) error {
 	return s.moveJob("start", jobID, stateInProgress, at)
 }
 
-// CompleteAt completes the Job as Complete does, with the Worker checking out at p.
-func (s *Server) CompleteAt(jobID int64, p Position) error {
+// CompleteJobAt completes the Job as CompleteJob does, with the Worker checking out at p.
+func (s *Server) CompleteJobAt(jobID int64, p Position) error {
 	at, err := p.where()
 	if err != nil {
 		return fmt.Errorf("workforcetest: complete: %w", err)
@@ -98,28 +99,32 @@ func (s *Server) CompleteAt(jobID int64, p Position) error {
 	return s.moveJob("complete", jobID, stateCompleted, at)
 }
 
-// Pause pauses a W2 Job: in_progress to paused. 1099 Jobs cannot be paused.
-func (s *Server) Pause(jobID int64) error { return s.moveJob("pause", jobID, statePaused, onSite) }
+// PauseJob pauses a W2 Job: in_progress to paused. 1099 Jobs cannot be paused.
+func (s *Server) PauseJob(jobID int64) error {
+	return s.moveJob("pause", jobID, statePaused, onSite)
+}
 
-// Complete completes the Job (the Worker checks out): in_progress or paused to completed. It sets
+// CompleteJob completes the Job (the Worker checks out): in_progress or paused to completed. It sets
 // completed_at and hours_worked (time in progress on the fake clock).
-func (s *Server) Complete(jobID int64) error {
+func (s *Server) CompleteJob(jobID int64) error {
 	return s.moveJob("complete", jobID, stateCompleted, onSite)
 }
 
-// Withdraw withdraws the Worker: pending or filled to withdrawn.
-func (s *Server) Withdraw(jobID int64) error {
+// WithdrawJob withdraws the Worker: pending or filled to withdrawn.
+func (s *Server) WithdrawJob(jobID int64) error {
 	return s.moveJob("withdraw", jobID, stateWithdrawn, onSite)
 }
 
-// Approve approves the Job (the requestor approves or rates it): completed to approved. A W2
+// ApproveJob approves the Job (the requestor approves or rates it): completed to approved. A W2
 // Job's w2_pay_status becomes pending.
-func (s *Server) Approve(jobID int64) error {
+func (s *Server) ApproveJob(jobID int64) error {
 	return s.moveJob("approve", jobID, stateApproved, offSite)
 }
 
-// NoShow marks that the Worker did not show up: filled to no_show.
-func (s *Server) NoShow(jobID int64) error { return s.moveJob("no show", jobID, stateNoShow, offSite) }
+// NoShowJob marks that the Worker did not show up: filled to no_show.
+func (s *Server) NoShowJob(jobID int64) error {
+	return s.moveJob("no show", jobID, stateNoShow, offSite)
+}
 
 // moveJob moves the Job with id to state `to`; verb names the move in an error.
 func (s *Server) moveJob(verb string, id int64, to string, at where) error {
@@ -132,9 +137,9 @@ func (s *Server) moveJob(verb string, id int64, to string, at where) error {
 	})
 }
 
-// PayW2 records the payroll payment of an approved W2 Job: w2_pay_status becomes paid and
+// PayW2Job records the payroll payment of an approved W2 Job: w2_pay_status becomes paid and
 // w2_payment_ref is set to paymentRef. It is not a state change, so no transition is appended.
-func (s *Server) PayW2(jobID int64, paymentRef string) error {
+func (s *Server) PayW2Job(jobID int64, paymentRef string) error {
 	return s.outside("pay", func(tx *tx) error {
 		j, ok := tx.editJob(jobID)
 		switch {

@@ -32,12 +32,12 @@ func (f *fake) jrInState(state string) (int64, int64) {
 	case "completed":
 		fill()
 		require.NoError(f.t, f.StartJob(job))
-		require.NoError(f.t, f.Complete(job))
+		require.NoError(f.t, f.CompleteJob(job))
 	case "approved":
 		fill()
 		require.NoError(f.t, f.StartJob(job))
-		require.NoError(f.t, f.Complete(job))
-		require.NoError(f.t, f.Approve(job))
+		require.NoError(f.t, f.CompleteJob(job))
+		require.NoError(f.t, f.ApproveJob(job))
 	case "cancelled":
 		require.NoError(f.t, f.CancelJobRequest(id))
 	case "unfilled":
@@ -131,25 +131,25 @@ func TestJobRequestFollowsItsJobs(t *testing.T) {
 	b := idOf(f.createJob(w[2], id))
 	assert.Equal(t, "filled", f.jrState(id))
 	assert.EqualValues(t, 2, f.getJobRequest(id)["filled_slots"])
-	require.NoError(t, f.Withdraw(b))
+	require.NoError(t, f.WithdrawJob(b))
 	assert.Equal(t, "posted", f.jrState(id), "a Job left")
-	b2, err := f.Accept(id, w[2])
+	b2, err := f.AcceptJobRequest(id, w[2])
 	require.NoError(t, err)
 	assert.Equal(t, b, b2, "the withdrawn Job is filled again")
 	assert.Equal(t, "filled", f.jrState(id))
 	require.NoError(t, f.StartJob(a))
 	assert.Equal(t, "in_progress", f.jrState(id))
-	require.NoError(t, f.Pause(a))
+	require.NoError(t, f.PauseJob(a))
 	assert.Equal(t, "in_progress", f.jrState(id), "a paused Job is still started")
 	require.NoError(t, f.StartJob(a))
-	require.NoError(t, f.Complete(a))
+	require.NoError(t, f.CompleteJob(a))
 	assert.Equal(t, "in_progress", f.jrState(id), "a filled Job waits to start")
 	require.NoError(t, f.StartJob(b))
-	require.NoError(t, f.Complete(b))
+	require.NoError(t, f.CompleteJob(b))
 	assert.Equal(t, "completed", f.jrState(id), "every started Job completed")
-	require.NoError(t, f.Approve(a))
+	require.NoError(t, f.ApproveJob(a))
 	assert.Equal(t, "completed", f.jrState(id))
-	require.NoError(t, f.Approve(b))
+	require.NoError(t, f.ApproveJob(b))
 	assert.Equal(t, "approved", f.jrState(id), "every completed Job approved")
 	status, body := f.json(http.MethodPatch, jrPath(id), with(f.private), obj{"state": "cancelled"})
 	require.Equal(t, http.StatusUnprocessableEntity, status, body, "too late to cancel")
@@ -168,10 +168,10 @@ func TestCancelJobRequestCascades(t *testing.T) {
 	withdrawn := idOf(f.createJob(w[5], id))
 	require.NoError(t, f.StartJob(started))
 	require.NoError(t, f.StartJob(paused))
-	require.NoError(t, f.Pause(paused))
+	require.NoError(t, f.PauseJob(paused))
 	require.NoError(t, f.StartJob(done))
-	require.NoError(t, f.Complete(done))
-	require.NoError(t, f.Withdraw(withdrawn))
+	require.NoError(t, f.CompleteJob(done))
+	require.NoError(t, f.WithdrawJob(withdrawn))
 	f.Advance(time.Minute)
 
 	status, body := f.json(http.MethodPatch, jrPath(id), with(f.private), obj{"state": "cancelled", "cancelled_reason": "asked_to_cancel"})
@@ -192,7 +192,7 @@ func TestCancelJobRequestCascades(t *testing.T) {
 	status, _ = f.assign(w[1], id)
 	assert.Equal(t, http.StatusUnprocessableEntity, status, "a cancelled Job Request takes no Jobs")
 
-	pending, err := f.Apply(seed.PendingJobRequestID, w[1])
+	pending, err := f.ApplyToJobRequest(seed.PendingJobRequestID, w[1])
 	require.NoError(t, err)
 	require.NoError(t, f.CancelJobRequest(seed.PendingJobRequestID))
 	j := f.getJob(pending)
@@ -211,7 +211,7 @@ func TestPendingWorkflow(t *testing.T) {
 	customerOnly := idOf(f.createJobRequest(obj{"employer_id": seed.PendingEmployerID}))
 	requestOnly := idOf(f.createJobRequest(obj{"use_pending_state": true}))
 
-	job, err := f.Apply(both, w[1])
+	job, err := f.ApplyToJobRequest(both, w[1])
 	require.NoError(t, err, "both enable it")
 	state, _ := f.JobState(job)
 	assert.Equal(t, "pending", state)
@@ -221,9 +221,9 @@ func TestPendingWorkflow(t *testing.T) {
 	assert.Equal(t, "filled", f.jrState(both), "granted: the one slot is filled")
 
 	for _, id := range []int64{customerOnly, requestOnly} {
-		_, err := f.Apply(id, w[1])
+		_, err := f.ApplyToJobRequest(id, w[1])
 		assert.Error(t, err, "job request %d", id)
-		job, err := f.Accept(id, w[1])
+		job, err := f.AcceptJobRequest(id, w[1])
 		require.NoError(t, err, "without the workflow, Workers accept")
 		state, _ := f.JobState(job)
 		assert.Equal(t, "filled", state)
@@ -271,7 +271,7 @@ func TestBadgeRequirement(t *testing.T) {
 		require.Equal(t, http.StatusUnprocessableEntity, status, body)
 		assert.Contains(t, fieldErrors(t, body), "worker_id")
 	}
-	_, err := f.Accept(seed.BadgeJobRequestID, w[1])
+	_, err := f.AcceptJobRequest(seed.BadgeJobRequestID, w[1])
 	assert.Error(t, err)
 	job := f.createJob(w[2], seed.BadgeJobRequestID)
 	badges := job["worker"].(obj)["user_badges"].([]any)
@@ -282,14 +282,14 @@ func TestBadgeRequirement(t *testing.T) {
 
 	require.NoError(t, f.GrantBadge(w[3], seed.BadgeID))
 	require.NoError(t, f.GrantBadge(w[3], seed.BadgeID), "granting again changes nothing")
-	_, err = f.Accept(seed.BadgeJobRequestID, w[3])
+	_, err = f.AcceptJobRequest(seed.BadgeJobRequestID, w[3])
 	require.NoError(t, err, "once granted")
 	assert.Error(t, f.GrantBadge(seed.EmployerID, seed.BadgeID), "employers hold no badges")
 	assert.Error(t, f.GrantBadge(w[3], 999999))
 
 	pendingJR := idOf(f.createJobRequest(obj{"employer_id": seed.PendingEmployerID, "use_pending_state": true,
 		"badge_requirements_attributes": []obj{{"badge_id": seed.BadgeID}}}))
-	_, err = f.Apply(pendingJR, w[1])
+	_, err = f.ApplyToJobRequest(pendingJR, w[1])
 	assert.Error(t, err, "applying needs the badges too")
 }
 
@@ -305,9 +305,9 @@ func TestPendingRejectedAtCutoff(t *testing.T) {
 	seed := f.Seed()
 	jr := idOf(f.createJobRequest(obj{"employer_id": seed.PendingEmployerID, "use_pending_state": true,
 		"slots": 2, "start_time": "2026-06-01 09:00"}))
-	early, err := f.Apply(jr, seed.WorkerIDs[1])
+	early, err := f.ApplyToJobRequest(jr, seed.WorkerIDs[1])
 	require.NoError(t, err)
-	late, err := f.Apply(jr, seed.WorkerIDs[2])
+	late, err := f.ApplyToJobRequest(jr, seed.WorkerIDs[2])
 	require.NoError(t, err)
 
 	f.Advance(59 * time.Minute)
@@ -336,7 +336,7 @@ func TestPendingRejectedAtCutoff(t *testing.T) {
 	assert.Equal(t, "unfilled", got["state"])
 	assert.Equal(t, obj{"rejected": float64(2)}, got["cached_job_states"])
 
-	_, err = f.Apply(jr, seed.WorkerIDs[3])
+	_, err = f.ApplyToJobRequest(jr, seed.WorkerIDs[3])
 	assert.Error(t, err, "no application after the cut-off")
 	state, _ = f.JobState(early)
 	assert.Equal(t, "rejected", state)
@@ -351,7 +351,7 @@ func TestPendingRejectedAtCutoffOnRead(t *testing.T) {
 	seed := f.Seed()
 	jr := idOf(f.createJobRequest(obj{"employer_id": seed.PendingEmployerID, "use_pending_state": true,
 		"start_time": "2026-06-01 09:00"}))
-	job, err := f.Apply(jr, seed.WorkerIDs[1])
+	job, err := f.ApplyToJobRequest(jr, seed.WorkerIDs[1])
 	require.NoError(t, err)
 	f.SetTime(start.Add(2 * time.Hour))
 	assert.Equal(t, "rejected", f.getJob(job)["state"])

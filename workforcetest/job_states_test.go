@@ -37,9 +37,9 @@ func reach(t *testing.T, f *fake, state string) int64 {
 	var id int64
 	var err error
 	if state == "pending" || state == "rejected" {
-		id, err = f.Apply(seed.PendingJobRequestID, seed.WorkerIDs[1])
+		id, err = f.ApplyToJobRequest(seed.PendingJobRequestID, seed.WorkerIDs[1])
 	} else {
-		id, err = f.Accept(seed.JobRequestW2ID, seed.WorkerIDs[1])
+		id, err = f.AcceptJobRequest(seed.JobRequestW2ID, seed.WorkerIDs[1])
 	}
 	require.NoError(t, err)
 	for _, step := range paths[state] {
@@ -84,17 +84,17 @@ func TestStateTable(t *testing.T) {
 func TestPauseOnlyW2(t *testing.T) {
 	t.Parallel()
 	f := newFake(t)
-	id, err := f.Accept(f.Seed().JobRequest1099ID, f.Seed().WorkerIDs[1])
+	id, err := f.AcceptJobRequest(f.Seed().JobRequest1099ID, f.Seed().WorkerIDs[1])
 	require.NoError(t, err)
 	require.NoError(t, f.StartJob(id))
-	assert.ErrorContains(t, f.Pause(id), "W2")
+	assert.ErrorContains(t, f.PauseJob(id), "W2")
 }
 
 func TestWorkTimestamps(t *testing.T) {
 	t.Parallel()
 	f := newFake(t)
 	seed := f.Seed()
-	id, err := f.Accept(seed.JobRequestW2ID, seed.WorkerIDs[2])
+	id, err := f.AcceptJobRequest(seed.JobRequestW2ID, seed.WorkerIDs[2])
 	require.NoError(t, err)
 	job := f.getJob(id)
 	assert.Regexp(t, localStamp, job["confirmed_at"])
@@ -110,22 +110,22 @@ func TestWorkTimestamps(t *testing.T) {
 	assert.Equal(t, "-118.267109", tr["longitude"])
 
 	f.Advance(2 * time.Hour)
-	require.NoError(t, f.Pause(id))
+	require.NoError(t, f.PauseJob(id))
 	f.Advance(time.Hour) // paused time is not worked
 	require.NoError(t, f.StartJob(id))
 	f.Advance(30 * time.Minute)
-	require.NoError(t, f.Complete(id))
+	require.NoError(t, f.CompleteJob(id))
 	job = f.getJob(id)
 	assert.Equal(t, started["started_at"], job["started_at"], "started_at is the first start")
 	assert.InDelta(t, 2.5, job["hours_worked"], 0.001)
 	assert.Regexp(t, localStamp, job["completed_at"])
 	assert.Nil(t, job["finished_at"])
 
-	require.NoError(t, f.Approve(id))
+	require.NoError(t, f.ApproveJob(id))
 	job = f.getJob(id)
 	assert.Regexp(t, localStamp, job["finished_at"])
 	assert.Equal(t, "pending", job["w2_pay_status"])
-	require.NoError(t, f.PayW2(id, "ADP-77"))
+	require.NoError(t, f.PayW2Job(id, "ADP-77"))
 	job = f.getJob(id)
 	assert.Equal(t, "paid", job["w2_pay_status"])
 	assert.Equal(t, "ADP-77", job["w2_payment_ref"])

@@ -282,18 +282,18 @@ func TestJobListFiltersSelectByEveryParameter(t *testing.T) {
 	seed := f.Seed()
 	w2Paid := idOf(f.createJob(seed.WorkerIDs[2], seed.JobRequestW2ID))
 	require.NoError(t, f.StartJob(w2Paid))
-	require.NoError(t, f.Complete(w2Paid))
-	require.NoError(t, f.Approve(w2Paid))
-	require.NoError(t, f.PayW2(w2Paid, "PAY-1"))
+	require.NoError(t, f.CompleteJob(w2Paid))
+	require.NoError(t, f.ApproveJob(w2Paid))
+	require.NoError(t, f.PayW2Job(w2Paid, "PAY-1"))
 	f.Advance(time.Hour + 500*time.Millisecond)
 	w2Approved := idOf(f.createJob(seed.WorkerIDs[3], seed.JobRequestW2ID))
 	require.NoError(t, f.StartJob(w2Approved))
-	require.NoError(t, f.Complete(w2Approved))
-	require.NoError(t, f.Approve(w2Approved))
+	require.NoError(t, f.CompleteJob(w2Approved))
+	require.NoError(t, f.ApproveJob(w2Approved))
 	f.Advance(time.Hour)
 	w2Filled := idOf(f.createJob(seed.WorkerIDs[4], seed.JobRequestW2ID))
 	filled1099 := idOf(f.createJob(seed.WorkerIDs[1], seed.JobRequest1099ID))
-	pending, err := f.Apply(seed.PendingJobRequestID, seed.WorkerIDs[5])
+	pending, err := f.ApplyToJobRequest(seed.PendingJobRequestID, seed.WorkerIDs[5])
 	require.NoError(t, err)
 
 	secondHour := start.Add(time.Hour + 500*time.Millisecond)
@@ -380,7 +380,7 @@ func TestPublicPoolSeesEmbeddedUsersAsUsers(t *testing.T) {
 	assert.NotNil(t, worker, "the Worker of an active Job is visible")
 	assert.Nil(t, employer, "an Employer never is")
 
-	require.NoError(t, f.Withdraw(seed.PublicJobID)) // no longer active
+	require.NoError(t, f.WithdrawJob(seed.PublicJobID)) // no longer active
 	status, _ = f.get(workerPath, f.public)
 	require.Equal(t, http.StatusNotFound, status, "GET /users hides the Worker")
 

@@ -67,18 +67,18 @@ func TestEveryFilterOfEveryListSelectsWhatItNames(t *testing.T) {
 	f.SeedJobs(120)
 	var w2Jobs []int64
 	for i, w := range seed.WorkerIDs[1:5] {
-		id, err := f.Accept(seed.JobRequestW2ID, w)
+		id, err := f.AcceptJobRequest(seed.JobRequestW2ID, w)
 		require.NoError(t, err)
 		w2Jobs = append(w2Jobs, id)
 		if i < 2 {
 			require.NoError(t, f.StartJob(id))
-			require.NoError(t, f.Complete(id))
-			require.NoError(t, f.Approve(id))
+			require.NoError(t, f.CompleteJob(id))
+			require.NoError(t, f.ApproveJob(id))
 		}
 	}
-	require.NoError(t, f.PayW2(w2Jobs[0], "PAY-1"))
+	require.NoError(t, f.PayW2Job(w2Jobs[0], "PAY-1"))
 	for _, w := range seed.WorkerIDs[1:3] {
-		id, err := f.Accept(seed.PublicJobRequestID, w)
+		id, err := f.AcceptJobRequest(seed.PublicJobRequestID, w)
 		require.NoError(t, err)
 		require.NoError(t, f.StartJob(id))
 	}
@@ -249,9 +249,9 @@ func fillJobs(t *testing.T, f *fake, n int) []int64 {
 	t.Helper()
 	ids := make([]int64, n)
 	for i := range ids {
-		id, err := f.Accept(f.Seed().JobRequest1099ID, f.Seed().WorkerIDs[1])
+		id, err := f.AcceptJobRequest(f.Seed().JobRequest1099ID, f.Seed().WorkerIDs[1])
 		require.NoError(t, err)
-		require.NoError(t, f.NoShow(id))
+		require.NoError(t, f.NoShowJob(id))
 		ids[i] = id
 	}
 	return ids

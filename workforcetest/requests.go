@@ -45,6 +45,9 @@ type Request struct {
 	BodySize int64 `json:"body_size"`
 	// Time is when the request arrived, on the fake clock.
 	Time time.Time `json:"time"`
+	// Status is the status code the fake answered, a fault's included; 0 while the request is
+	// being answered, or when no answer was sent (a Drop or DropAfter fault, a client that left).
+	Status int `json:"status"`
 }
 
 // entry is a request as the log keeps it, secrets removed: each part in an allocation of its own,
@@ -57,6 +60,7 @@ type entry struct {
 	body         []byte
 	bodySize     int64
 	time         time.Time
+	status       int // set once answered (requestLog.answered)
 }
 
 // entryOverhead is what an entry costs beside its parts: its slot in the ring, and room for the
@@ -85,7 +89,7 @@ func allocated(n int) int {
 func (e *entry) request() Request {
 	query, _ := url.ParseQuery(e.query)
 	return Request{Method: e.method, Path: e.path, Query: query, Header: parseHeader(e.header),
-		Body: bytes.Clone(e.body), BodySize: e.bodySize, Time: e.time}
+		Body: bytes.Clone(e.body), BodySize: e.bodySize, Time: e.time, Status: e.status}
 }
 
 // requestLog is the requests received: a ring of at most maxRequests, holding at most maxLogBytes,
@@ -96,10 +100,12 @@ type requestLog struct {
 	start   int     // the index of the oldest entry
 	n       int     // how many entries it holds
 	bytes   int     // their sizes, summed
+	added   uint64  // how many entries were ever added: the next one's number
 }
 
-// add appends e, forgetting the oldest beyond maxRequests or maxLogBytes.
-func (l *requestLog) add(e entry) {
+// add appends e, forgetting the oldest beyond maxRequests or maxLogBytes, and returns its number
+// for answered.
+func (l *requestLog) add(e entry) uint64 {
 	size := e.size()
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -119,7 +125,43 @@ func (l *requestLog) add(e entry) {
 	l.entries[(l.start+l.n)%len(l.entries)] = e
 	l.n++
 	l.bytes += size
+	l.added++
+	return l.added - 1
 }
+
+// answered sets the status of the entry numbered seq, if the log still holds it.
+func (l *requestLog) answered(seq uint64, status int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if oldest := l.added - uint64(l.n); seq >= oldest && seq < l.added {
+		l.entries[(l.start+int(seq-oldest))%len(l.entries)].status = status
+	}
+}
+
+// A statusWriter remembers the status of the answer written through it.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+// WriteHeader writes the status code and remembers it.
+func (w *statusWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+// Write writes b, after a status 200 when none was written.
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+// Unwrap returns the writer below, for http.ResponseController (Flush, Hijack).
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // Requests returns copies of the requests received, oldest first, faulted ones included: the
 // last 10,000 at most, fewer when they would hold more than 32 MiB.

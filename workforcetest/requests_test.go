@@ -235,3 +235,29 @@ func sharedRun(text, secret string, n int) string {
 	}
 	return ""
 }
+
+// Each request in the log carries the status the fake answered it with, a fault's included, and 0
+// when no answer was sent.
+func TestRequestsCarryTheirStatus(t *testing.T) {
+	t.Parallel()
+	f := newFake(t)
+	f.ResetRequests()
+	f.get("/api_v2/jobs", f.private)
+	f.get("/api_v2/jobs/999999", f.private)
+	f.get("/api_v2/jobs", "")
+	f.InjectFault(workforcetest.Fault{Method: http.MethodGet, Path: "/api_v2/info", Status: http.StatusServiceUnavailable})
+	f.get("/api_v2/info", f.private)
+	f.InjectFault(workforcetest.Fault{Method: http.MethodGet, Path: "/api_v2/info", Drop: true})
+	fresh := &http.Client{Transport: &http.Transport{}} // a new connection: a broken reused one is tried again
+	resp, err := fresh.Get(f.URL + "/api_v2/info")
+	if err == nil {
+		resp.Body.Close()
+	}
+	require.Error(t, err, "the connection was dropped")
+
+	var got []int
+	for _, req := range f.Requests() {
+		got = append(got, req.Status)
+	}
+	assert.Equal(t, []int{http.StatusOK, http.StatusNotFound, http.StatusUnauthorized, http.StatusServiceUnavailable, 0}, got)
+}

@@ -28,7 +28,7 @@ type Seed struct {
 	// created with the Private Pool keys.
 	JobRequestW2ID int64 `json:"job_request_w2_id"`
 	// PendingJobRequestID is a posted 1099 Job Request of PendingCustomerID with the pending
-	// workflow enabled (use_pending_state true on it and on its Customer), so Server.Apply works.
+	// workflow enabled (use_pending_state true on it and on its Customer), so Server.ApplyToJobRequest works.
 	PendingJobRequestID int64 `json:"pending_job_request_id"`
 	// PublicJobRequestID is a posted 1099 Job Request of CustomerID created with the Public Pool keys.
 	PublicJobRequestID int64 `json:"public_job_request_id"`

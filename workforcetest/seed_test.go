@@ -27,7 +27,7 @@ func TestSeededIDsAreDistinctAndTheirWorkersFree(t *testing.T) {
 
 	for _, w := range f.Seed().WorkerIDs[1:] {
 		for _, jr := range []int64{seed.JobRequest1099ID, seed.JobRequestW2ID, seed.PendingJobRequestID, seed.PublicJobRequestID} {
-			_, err := f.Accept(jr, w)
+			_, err := f.AcceptJobRequest(jr, w)
 			require.NoError(t, err, "every seeded Worker is free on every Job Request")
 		}
 	}

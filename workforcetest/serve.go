@@ -48,7 +48,10 @@ func (s *Server) serve(rt route) http.HandlerFunc {
 		p := newParams(query, b)
 		var after *Fault
 		if !strings.HasPrefix(r.URL.Path, controlPrefix) {
-			s.log.add(record(r, query, raw, b, s.clock.now(), s.keepsBody(r, p)))
+			seq := s.log.add(record(r, query, raw, b, s.clock.now(), s.keepsBody(r, p)))
+			sw := &statusWriter{ResponseWriter: w}
+			w = sw
+			defer func() { s.log.answered(seq, sw.status) }()
 			if !s.wait(w, r) {
 				return
 			}

@@ -122,8 +122,8 @@ func TestUsersPublicPool(t *testing.T) {
 
 	// Once the Job is approved, its Worker stays visible for 24 hours.
 	require.NoError(t, f.StartJob(seed.PublicJobID))
-	require.NoError(t, f.Complete(seed.PublicJobID))
-	require.NoError(t, f.Approve(seed.PublicJobID))
+	require.NoError(t, f.CompleteJob(seed.PublicJobID))
+	require.NoError(t, f.ApproveJob(seed.PublicJobID))
 	f.Advance(23 * time.Hour)
 	status, _ = f.get(idPath("users", seed.WorkerIDs[0]), f.public)
 	assert.Equal(t, http.StatusOK, status)
@@ -196,7 +196,7 @@ func TestUsersTracking(t *testing.T) {
 
 	require.NoError(t, f.StartJobAt(idOf(job), workforcetest.Position{Latitude: 34.05, Longitude: -118.25}))
 	f.Advance(time.Hour)
-	require.NoError(t, f.Complete(idOf(job)))
+	require.NoError(t, f.CompleteJob(idOf(job)))
 	assert.Error(t, f.StartJobAt(idOf(job), workforcetest.Position{Latitude: 91}), "off the globe")
 
 	status, body = f.get(idPath("users", seed.WorkerIDs[1])+"/tracking", f.private)

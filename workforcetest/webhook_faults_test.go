@@ -36,8 +36,8 @@ func TestWebhookFaultDropDuplicateReorderDelay(t *testing.T) {
 	assert.Equal(t, []string{"filled"}, rcv.jobStates(id), "nor retried")
 
 	f.InjectWebhookFault(workforcetest.WebhookFault{Resource: "job", ID: id, Reorder: true})
-	require.NoError(t, f.Complete(id)) // held back …
-	require.NoError(t, f.Approve(id))  // … and sent after this one
+	require.NoError(t, f.CompleteJob(id)) // held back …
+	require.NoError(t, f.ApproveJob(id))  // … and sent after this one
 	waitWebhooks(t, f.Server)
 	assert.Equal(t, []string{"filled", "approved", "completed"}, rcv.jobStates(id))
 
@@ -46,7 +46,7 @@ func TestWebhookFaultDropDuplicateReorderDelay(t *testing.T) {
 	f.InjectWebhookFault(workforcetest.WebhookFault{ID: id2, Duplicate: true, Times: 1})
 	f.InjectWebhookFault(workforcetest.WebhookFault{ID: id2, State: "completed", Delay: time.Minute})
 	require.NoError(t, f.StartJob(id2))
-	require.NoError(t, f.Complete(id2))
+	require.NoError(t, f.CompleteJob(id2))
 	waitWebhooks(t, f.Server)
 	assert.Equal(t, []string{"filled", "in_progress", "in_progress"}, rcv.jobStates(id2), "duplicated; completed delayed")
 	f.Advance(time.Minute)
@@ -63,7 +63,7 @@ func TestWebhookChaosShares(t *testing.T) {
 	id := idOf(f.createJob(seed.WorkerIDs[1], seed.JobRequestW2ID))
 	require.NoError(t, f.StartJob(id))
 	for range 20 {
-		require.NoError(t, f.Pause(id))
+		require.NoError(t, f.PauseJob(id))
 		require.NoError(t, f.StartJob(id))
 	}
 	waitWebhooks(t, f.Server)

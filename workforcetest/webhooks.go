@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -64,6 +65,23 @@ type WebhookAttempt struct {
 
 // OK tells whether the receiver answered 2xx.
 func (a WebhookAttempt) OK() bool { return a.Status >= 200 && a.Status <= 299 }
+
+// String describes a in one line, its body as the text it is, such as `attempt 1 of job 1001
+// filled to http://127.0.0.1:8080/hooks at 2026-05-01T09:00:00-07:00: 200; body {"job":{...}}`
+// (a body over 8 KiB cut). It leaves out the Signature, which a test compares on its own.
+func (a WebhookAttempt) String() string {
+	outcome := strconv.Itoa(a.Status)
+	if a.Error != "" {
+		outcome += " (" + a.Error + ")"
+	}
+	body := a.Body
+	cut := ""
+	if len(body) > 8<<10 {
+		body, cut = body[:8<<10], "…"
+	}
+	return fmt.Sprintf("attempt %d of %s %d %s to %s at %s: %s; body %s%s", a.Attempt, a.Resource, a.ID, a.State,
+		a.URL, a.Time.Format(time.RFC3339), outcome, strings.ToValidUTF8(string(body), ""), cut)
+}
 
 // delivery is one change to deliver to one receiver.
 type delivery struct {

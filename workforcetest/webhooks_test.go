@@ -89,8 +89,8 @@ func TestWebhooksDeliverEveryJobChangeSignedAndInOrder(t *testing.T) {
 	job := f.createJob(seed.WorkerIDs[1], seed.JobRequest1099ID)
 	id := idOf(job)
 	require.NoError(t, f.StartJob(id))
-	require.NoError(t, f.Complete(id))
-	require.NoError(t, f.Approve(id))
+	require.NoError(t, f.CompleteJob(id))
+	require.NoError(t, f.ApproveJob(id))
 	waitWebhooks(t, f.Server)
 
 	assert.Equal(t, []string{"filled", "in_progress", "completed", "approved"}, rcv.jobStates(id))
@@ -242,5 +242,26 @@ func TestWebhooksForACancelledJobRequestAndItsJobs(t *testing.T) {
 		var m map[string]json.RawMessage
 		require.NoError(t, json.Unmarshal([]byte(b), &m))
 		assert.Len(t, m, 1, "one resource, wrapped in its singular name: %s", b)
+	}
+}
+
+// An attempt prints its body as the text it is, not as bytes, and leaves out the signature.
+func TestWebhookAttemptPrintsItsBody(t *testing.T) {
+	t.Parallel()
+	f := newFake(t)
+	rcv := newReceiver(t, f.Private.SecretKey, always(http.StatusNoContent))
+	require.NoError(t, f.AddWebhookReceiver(rcv.URL))
+	seed := f.Seed()
+	id := idOf(f.createJob(seed.WorkerIDs[1], seed.JobRequest1099ID))
+	waitWebhooks(t, f.Server)
+
+	attempts := f.WebhookAttempts()
+	require.NotEmpty(t, attempts)
+	a := attempts[0]
+	for _, printed := range []string{fmt.Sprint(a), fmt.Sprintf("%+v", a), a.String()} {
+		assert.Contains(t, printed, fmt.Sprintf("attempt 1 of job %d filled to %s", id, rcv.URL))
+		assert.Contains(t, printed, ": 204; body "+string(a.Body))
+		assert.NotContains(t, printed, a.Signature)
+		assert.NotContains(t, printed, "[123 ")
 	}
 }

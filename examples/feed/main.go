@@ -276,7 +276,7 @@ func drive(ctx context.Context, fake *workforcetest.Server, c *workforce.Client,
 		}
 		for _, w := range workers {
 			if len(ids) < n {
-				id, err := fake.Accept(jr.ID, w)
+				id, err := fake.AcceptJobRequest(jr.ID, w)
 				if err != nil {
 					return err
 				}
@@ -285,10 +285,10 @@ func drive(ctx context.Context, fake *workforcetest.Server, c *workforce.Client,
 		}
 	}
 	lives := [][]func(int64) error{
-		{fake.StartJob, fake.Complete, fake.Approve},
+		{fake.StartJob, fake.CompleteJob, fake.ApproveJob},
 		{fake.StartJob},
-		{fake.NoShow},
-		{fake.Withdraw},
+		{fake.NoShowJob},
+		{fake.WithdrawJob},
 		{func(id int64) error { _, _, err := c.Jobs.Cancel(ctx, id, workforce.CancelDecidedToCancel); return err }},
 		{},
 	}

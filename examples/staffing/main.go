@@ -157,7 +157,7 @@ func (d *day) play(ctx context.Context) error {
 		return err
 	}
 	d.srv.Advance(8 * time.Hour)
-	if err := d.srv.CompleteAt(job.ID, workforcetest.Position{Latitude: 41.8869, Longitude: -87.6570}); err != nil {
+	if err := d.srv.CompleteJobAt(job.ID, workforcetest.Position{Latitude: 41.8869, Longitude: -87.6570}); err != nil {
 		return err
 	}
 	points, _, err := d.c.Users.Tracking(ctx, worker.ID)
@@ -180,7 +180,7 @@ func (d *day) play(ctx context.Context) error {
 	d.step("Timesheet imported: %d row applied.", result.Imported)
 
 	// The Requestor approves on the dashboard: a move made outside the API.
-	if err := d.srv.Approve(job.ID); err != nil {
+	if err := d.srv.ApproveJob(job.ID); err != nil {
 		return err
 	}
 	if job, _, err = d.c.Jobs.Get(ctx, job.ID); err != nil {

@@ -166,7 +166,7 @@ func demo(ctx context.Context, out io.Writer) error {
 		return fmt.Errorf("creating a Job: %w", err)
 	}
 	fmt.Fprintf(out, "Created Job %d; the Worker starts and completes it, the Requestor approves it.\n", job.ID)
-	for _, move := range []func(int64) error{fake.StartJob, fake.Complete, fake.Approve} {
+	for _, move := range []func(int64) error{fake.StartJob, fake.CompleteJob, fake.ApproveJob} {
 		if err := move(job.ID); err != nil {
 			return err
 		}

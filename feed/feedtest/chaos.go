@@ -358,17 +358,17 @@ func lives(tb testing.TB, ctx context.Context, fake *workforcetest.Server, c *wo
 		var err error
 		switch move {
 		case "accept":
-			l.job, err = fake.Accept(l.jr, l.worker)
+			l.job, err = fake.AcceptJobRequest(l.jr, l.worker)
 		case "start":
 			err = fake.StartJob(l.job)
 		case "complete":
-			err = fake.Complete(l.job)
+			err = fake.CompleteJob(l.job)
 		case "approve":
-			err = fake.Approve(l.job)
+			err = fake.ApproveJob(l.job)
 		case "no_show":
-			err = fake.NoShow(l.job)
+			err = fake.NoShowJob(l.job)
 		case "withdraw":
-			err = fake.Withdraw(l.job)
+			err = fake.WithdrawJob(l.job)
 		case "cancel":
 			_, _, err = c.Jobs.Cancel(ctx, l.job, workforce.CancelDecidedToCancel)
 		}
