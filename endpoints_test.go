@@ -41,10 +41,18 @@ var apiLine = regexp.MustCompile(`\b(GET|POST|PUT|PATCH|DELETE) (/[a-z_/:]+)`)
 func endpointMethods(t *testing.T) map[string][]string {
 	t.Helper()
 	fset := token.NewFileSet()
-	pkgs, err := parser.ParseDir(fset, ".", func(fi os.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, parser.ParseComments)
+	entries, err := os.ReadDir(".")
 	require.NoError(t, err)
+	var files []*ast.File
+	for _, e := range entries {
+		if name := e.Name(); strings.HasSuffix(name, ".go") && !strings.HasSuffix(name, "_test.go") {
+			f, err := parser.ParseFile(fset, name, nil, parser.ParseComments)
+			require.NoError(t, err)
+			files = append(files, f)
+		}
+	}
 	out := map[string][]string{}
-	for _, f := range pkgs["workforce"].Files {
+	for _, f := range files {
 		for _, decl := range f.Decls {
 			fn, ok := decl.(*ast.FuncDecl)
 			if !ok || fn.Recv == nil || fn.Doc == nil || !fn.Name.IsExported() {

@@ -53,8 +53,8 @@ func Example_mocking() {
 		return
 	}
 	var jobs jobGetter = &c.Jobs // what production passes
-	fmt.Println(jobs != nil)
+	fmt.Printf("%T\n", jobs)
 	// Output:
 	// job 42 is filled
-	// true
+	// *workforce.JobsService
 }
