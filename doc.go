@@ -9,7 +9,7 @@
 // request returns the decoded value, the *Response and an error; All and
 // Sync return iterators; Find and Settle, which may make several requests,
 // return the value and an error. Every endpoint of the API has a method;
-// the README lists them, and Client.Do calls anything else (a RawRequest,
+// docs/endpoints.md lists them, and Client.Do calls anything else (a RawRequest,
 // with headers of yours) through the same request path.
 //
 // # Configure

@@ -1,6 +1,6 @@
 module github.com/workforce-marketplace/workforce-go
 
-go 1.25
+go 1.24
 
 require (
 	github.com/davecgh/go-spew v1.1.1
@@ -11,7 +11,4 @@ require (
 	go.uber.org/goleak v1.3.0
 )
 
-require (
-	github.com/getkin/kin-openapi v0.153.0 // indirect
-	go.yaml.in/yaml/v3 v3.0.5 // indirect
-)
+require go.yaml.in/yaml/v3 v3.0.5 // indirect

@@ -12,8 +12,8 @@ import (
 // WithMiddleware wraps every call the client makes in m, such as a tracing
 // or metrics transport: m is given the transport that runs a call and
 // returns the one the client uses; the first given is the outermost. m sees
-// each call once, above the retries, with no secret in it (README,
-// "Security"); Endpoint names the call. It may add headers and derive the
+// each call once, above the retries, with no secret in it (docs/security.md,
+// "Middleware"); Endpoint names the call. It may add headers and derive the
 // request's context, and must pass each request on at most once, keeping
 // its context's values (a second pass is not sent and gets an error); it
 // cannot change the body. A nil m, or one that returns nil, makes New fail
@@ -111,7 +111,7 @@ func (c *Client) exchange(cs *callState, req *http.Request) (*http.Response, err
 }
 
 // Endpoint returns the endpoint of a request the client made, as the API's
-// documentation and the README name it, such as "GET /jobs/:id": the
+// documentation and docs/endpoints.md name it, such as "GET /jobs/:id": the
 // method and the path below /api_v2/ with each numeric segment written
 // ":id". A middleware names what it records with it (a span, a metric), in
 // few distinct names. It returns "" for a request the client did not make.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -20,21 +19,35 @@ import (
 	"github.com/workforce-marketplace/workforce-go/webhook"
 )
 
-// Every Go block of the README is compiled: the tour and the webhook
-// receiver below hold them verbatim, the testing one is
-// examples/testing/booking_test.go, and TestREADMECodeIsCompiled checks
-// that each block still appears in one of them.
+// Every Go block of the README and of docs/client.md is compiled: the
+// functions below hold them verbatim, the testing one is
+// examples/testing/booking_test.go, the feed's is in examples/feed (a
+// module of its own, for the SQLite driver), and TestREADMECodeIsCompiled
+// checks that each block still appears in one of them.
+
+// readmeFirstCall is the README's first call.
+func readmeFirstCall(ctx context.Context, workerID int64) error {
+	c, err := workforce.New(os.Getenv("WORKFORCE_API_KEY"), os.Getenv("WORKFORCE_SECRET_KEY"),
+		workforce.WithBaseURL(os.Getenv("WORKFORCE_BASE_URL"))) // New makes no network call
+	if err != nil {
+		return err // a configuration error (a missing or malformed key), matching workforce.ErrConfig
+	}
+	// Every filled Job changed today, newest first: the iterator reads the pages, 50 a request.
+	opts := &workforce.JobListOptions{State: workforce.JobFilled, UpdatedAfter: time.Now().Add(-24 * time.Hour)}
+	for job, err := range c.Jobs.All(ctx, opts) {
+		if err != nil {
+			return err
+		}
+		if job.WorkerID == workerID {
+			fmt.Println("found", job.ID, job.State)
+			break // ends the walk; pages asked for ahead are abandoned
+		}
+	}
+	return nil
+}
 
 // readmeTour is the README's tour.
-func readmeTour(ctx context.Context, apiKey, secretKey string) error {
-	c, err := workforce.New(apiKey, secretKey, // pk_test_… and sk_test_…, or pk_live_… and sk_live_…
-		workforce.WithBaseURL("https://api.example.com"), // or WORKFORCE_BASE_URL / WORKFORCE_TEST_BASE_URL
-		workforce.WithLogger(slog.Default()),             // optional; every line is redacted
-	)
-	if err != nil {
-		return err // a configuration error, matching workforce.ErrConfig; New makes no network call
-	}
-
+func readmeTour(ctx context.Context, c *workforce.Client) error {
 	create := &workforce.JobCreate{WorkerID: 7, JobRequestID: 9}
 	job, _, err := c.Jobs.Assign(ctx, create)
 	if errors.Is(err, workforce.ErrOutcomeUnknown) {
@@ -44,23 +57,22 @@ func readmeTour(ctx context.Context, apiKey, secretKey string) error {
 			job, _, err = c.Jobs.Assign(ctx, create) // it was not done: do it now
 		}
 	}
-	if err != nil {
-		return err
-	}
-
-	for job, err := range c.Jobs.All(ctx, &workforce.JobListOptions{State: workforce.JobFilled}) {
-		if err != nil {
-			return err
-		}
-		fmt.Println(job.ID, job.State, job.AdjustedWage)
-	}
-
-	_, _, err = c.Jobs.Cancel(ctx, job.ID, workforce.CancelDecidedToCancel)
+	var apiErr *workforce.APIError
 	switch {
-	case errors.Is(err, workforce.ErrForbidden): // a Public Pool key may not change Jobs
-	case errors.Is(err, workforce.ErrUnprocessable): // the Job is past cancelling
+	case errors.Is(err, workforce.ErrUnauthorized): // 401: the keys are wrong
+	case errors.Is(err, workforce.ErrForbidden): // 403: a Public Pool key may not assign
+	case errors.As(err, &apiErr) && apiErr.StatusCode == 422:
+		fmt.Println(apiErr.Message, apiErr.FieldErrors) // what the API refused, field by field
+	case err != nil:
+		return err
+	default:
+		fmt.Println("assigned", job.ID, job.State)
 	}
+	return nil
+}
 
+// clientTour is the longer tour of docs/client.md.
+func clientTour(ctx context.Context, c *workforce.Client, jobID int64) error {
 	// Post a Job Request. StartTime is read off the venue's wall clock: it carries no zone.
 	jr, _, err := c.JobRequests.Create(ctx, &workforce.JobRequestParams{
 		RequestName: "Forklift driver", Category: "warehouse", State: workforce.JobRequestPosted,
@@ -76,6 +88,13 @@ func readmeTour(ctx context.Context, apiKey, secretKey string) error {
 		return err
 	}
 	fmt.Println("posted", jr.ID, jr.State)
+
+	// Cancel a Job: the API says why not with a status.
+	_, _, err = c.Jobs.Cancel(ctx, jobID, workforce.CancelDecidedToCancel)
+	switch {
+	case errors.Is(err, workforce.ErrForbidden): // a Public Pool key may not change Jobs
+	case errors.Is(err, workforce.ErrUnprocessable): // the Job is past cancelling
+	}
 
 	// List Customers, 50 a page, newest first.
 	for customer, err := range c.Customers.All(ctx, nil) {
@@ -138,22 +157,28 @@ func readmeWebhooks(secretKey, certFile, keyFile string, store readmeStore) erro
 	return srv.ListenAndServeTLS(certFile, keyFile)
 }
 
-var _, _ = readmeTour, readmeWebhooks // compiled, not run: they would reach the network
+var _, _, _, _ = readmeFirstCall, readmeTour, clientTour, readmeWebhooks // compiled, not run: they would reach the network
 
 func TestREADMECodeIsCompiled(t *testing.T) {
 	t.Parallel()
-	readme, err := os.ReadFile("README.md")
-	require.NoError(t, err)
 	var compiled strings.Builder
-	for _, name := range []string{"readme_test.go", filepath.Join("examples", "testing", "booking_test.go")} {
+	for _, name := range []string{"readme_test.go", filepath.Join("examples", "testing", "booking_test.go"),
+		filepath.Join("examples", "feed", "readme_test.go")} {
 		b, err := os.ReadFile(name)
 		require.NoError(t, err)
 		compiled.WriteString(flatten(string(b)))
 	}
-	blocks := regexp.MustCompile("(?s)```go\n(.*?)```\n").FindAllStringSubmatch(string(readme), -1)
-	require.Len(t, blocks, 3, "the tour, the webhook receiver and the test")
-	for _, b := range blocks {
-		assert.Contains(t, compiled.String(), flatten(b[1]), "a README block that no compiled file holds:\n%s", b[1])
+	for doc, want := range map[string]int{
+		"README.md":                        5, // the first call, the tour, the webhook receiver, the test, the feed
+		filepath.Join("docs", "client.md"): 1, // the longer tour
+	} {
+		b, err := os.ReadFile(doc)
+		require.NoError(t, err)
+		blocks := regexp.MustCompile("(?s)```go\n(.*?)```\n").FindAllStringSubmatch(string(b), -1)
+		require.Len(t, blocks, want, doc)
+		for _, b := range blocks {
+			assert.Contains(t, compiled.String(), flatten(b[1]), "a block of %s that no compiled file holds:\n%s", doc, b[1])
+		}
 	}
 }
 
@@ -165,4 +190,30 @@ func flatten(s string) string {
 		lines[i] = strings.TrimLeft(l, "\t ")
 	}
 	return strings.Join(lines, "\n")
+}
+
+// TestREADMEGoVersions checks the Go versions the README states against
+// the go lines that set them: the root module's and feed/postgres's for
+// importers, feed/sqlite's, and the workspace's for contributors.
+func TestREADMEGoVersions(t *testing.T) {
+	t.Parallel()
+	goLine := func(name string) string {
+		t.Helper()
+		b, err := os.ReadFile(name)
+		require.NoError(t, err)
+		m := regexp.MustCompile(`(?m)^go (\d+\.\d+)(\.0)?$`).FindStringSubmatch(string(b))
+		require.NotNil(t, m, "%s has a go line", name)
+		return m[1]
+	}
+	root := goLine("go.mod")
+	require.Equal(t, root, goLine(filepath.Join("feed", "postgres", "go.mod")), "the README gives one version for both")
+	readme, err := os.ReadFile("README.md")
+	require.NoError(t, err)
+	for _, want := range []string{
+		"and `feed/postgres` need **Go " + root + "** or newer",
+		"`feed/sqlite` needs **Go " + goLine(filepath.Join("feed", "sqlite", "go.mod")) + "**",
+		"working in this repository needs **Go " + goLine("go.work") + "**",
+	} {
+		assert.Contains(t, string(readme), want)
+	}
 }

@@ -4,16 +4,16 @@ go 1.26.0
 
 require (
 	github.com/ncruces/go-sqlite3 v0.37.0
+	github.com/stretchr/testify v1.12.1
 	github.com/workforce-marketplace/workforce-go v0.0.0-00010101000000-000000000000
 	go.uber.org/goleak v1.3.0
 )
 
 require (
 	github.com/google/go-querystring v1.2.0 // indirect
-	github.com/hashicorp/go-cleanhttp v0.5.2 // indirect
-	github.com/hashicorp/go-retryablehttp v0.7.8 // indirect
 	github.com/ncruces/go-sqlite3-wasm/v6 v6.5.35401 // indirect
 	github.com/ncruces/julianday v1.0.0 // indirect
+	go.yaml.in/yaml/v3 v3.0.5 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 )
 

@@ -1,15 +1,17 @@
-package workforce_test
+package contract_test
 
 import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"reflect"
 	"slices"
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/stretchr/testify/assert"
@@ -305,4 +307,25 @@ func rawAt(t *testing.T, raw json.RawMessage, path ...any) json.RawMessage {
 	b, err := json.Marshal(v)
 	require.NoError(t, err)
 	return b
+}
+
+// rtFunc is a RoundTripper made of a function.
+type rtFunc func(*http.Request) (*http.Response, error)
+
+func (f rtFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// httpAnswer is an answer to r with status and a JSON body.
+func httpAnswer(r *http.Request, status int, body string) *http.Response {
+	return &http.Response{StatusCode: status, Header: http.Header{"Content-Type": {"application/json"}},
+		Body: io.NopCloser(strings.NewReader(body)), Request: r, ProtoMajor: 1, ProtoMinor: 1}
+}
+
+// newOverTransport returns a client with a made-up token whose requests
+// go to rt.
+func newOverTransport(t *testing.T, rt http.RoundTripper) *workforce.Client {
+	t.Helper()
+	c, err := workforce.New("", "", workforce.WithToken("made-up-token"), workforce.WithBaseURL("https://api.example.com"),
+		workforce.WithHTTPClient(&http.Client{Transport: rt}), workforce.WithRetry(3, time.Millisecond, time.Millisecond))
+	require.NoError(t, err)
+	return c
 }

@@ -1,4 +1,4 @@
-package workforce_test
+package contract_test
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package workforce_test
+package contract_test
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"go/parser"
 	"go/token"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -41,12 +42,12 @@ var apiLine = regexp.MustCompile(`\b(GET|POST|PUT|PATCH|DELETE) (/[a-z_/:]+)`)
 func endpointMethods(t *testing.T) map[string][]string {
 	t.Helper()
 	fset := token.NewFileSet()
-	entries, err := os.ReadDir(".")
+	entries, err := os.ReadDir(root)
 	require.NoError(t, err)
 	var files []*ast.File
 	for _, e := range entries {
 		if name := e.Name(); strings.HasSuffix(name, ".go") && !strings.HasSuffix(name, "_test.go") {
-			f, err := parser.ParseFile(fset, name, nil, parser.ParseComments)
+			f, err := parser.ParseFile(fset, filepath.Join(root, name), nil, parser.ParseComments)
 			require.NoError(t, err)
 			files = append(files, f)
 		}
@@ -85,7 +86,7 @@ func endpointMethods(t *testing.T) map[string][]string {
 	return out
 }
 
-// endpointTable renders the README's table of every endpoint.
+// endpointTable renders the table of every endpoint in docs/endpoints.md.
 func endpointTable(methods map[string][]string) string {
 	var b strings.Builder
 	b.WriteString("| Endpoint | Method |\n|---|---|\n")
@@ -102,8 +103,8 @@ func endpointTable(methods map[string][]string) string {
 
 // TestEveryEndpointHasAMethodAndTheREADMESaysSo checks that every endpoint
 // of the contract is called by a method whose doc names it, that no method
-// names an endpoint the contract lacks, and that the README's table is the
-// one the code gives.
+// names an endpoint the contract lacks, and that the table of
+// docs/endpoints.md (which the README links to) is the one the code gives.
 func TestEveryEndpointHasAMethodAndTheREADMESaysSo(t *testing.T) {
 	t.Parallel()
 	methods := endpointMethods(t)
@@ -113,14 +114,14 @@ func TestEveryEndpointHasAMethodAndTheREADMESaysSo(t *testing.T) {
 	for ep, ms := range methods {
 		assert.Contains(t, contractEndpoints, ep, "%v name an endpoint the contract lacks", ms)
 	}
-	readme, err := os.ReadFile("README.md")
+	doc, err := os.ReadFile(filepath.Join(root, "docs", "endpoints.md"))
 	require.NoError(t, err)
-	_, rest, ok := strings.Cut(string(readme), "<!-- endpoints -->\n")
-	require.True(t, ok, "README.md has an <!-- endpoints --> marker")
+	_, rest, ok := strings.Cut(string(doc), "<!-- endpoints -->\n")
+	require.True(t, ok, "docs/endpoints.md has an <!-- endpoints --> marker")
 	table, _, ok := strings.Cut(rest, "<!-- /endpoints -->")
-	require.True(t, ok, "README.md has an <!-- /endpoints --> marker")
+	require.True(t, ok, "docs/endpoints.md has an <!-- /endpoints --> marker")
 	want := endpointTable(methods)
-	assert.Equal(t, want, table, "the README's table, as the code gives it:\n%s", want)
+	assert.Equal(t, want, table, "the table of docs/endpoints.md, as the code gives it:\n%s", want)
 }
 
 // withoutMethod are the operations of the OpenAPI document that no SDK method calls, each with
@@ -150,3 +151,6 @@ func TestEndpointsAreTheDocument(t *testing.T) {
 		assert.Empty(t, endpointMethods(t)[ep], "%s has a method now: take it off withoutMethod", ep)
 	}
 }
+
+// root is the repository's root, where the SDK's sources and docs are.
+const root = "../.."
