@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"iter"
-	"strings"
 	"time"
 )
 
@@ -159,22 +158,6 @@ func (s *CustomersService) Settle(ctx context.Context, params *CustomerParams, e
 			return doubtIf(editedSince(c.CreatedAt, c.UpdatedAt) && params.sharesContact(c)) // renamed since?
 		})
 	})
-}
-
-// sharesContact tells whether c has one of the address, phones and emails
-// that p sets, or p sets none: a Customer renamed keeps them.
-func (p *CustomerParams) sharesContact(c *Customer) bool {
-	set := false
-	for _, f := range [][2]string{{p.Address, c.Address}, {p.Phone, c.Phone}, {p.ContactEmail, c.ContactEmail},
-		{p.BillingEmail, c.BillingEmail}, {p.BillingPhone, c.BillingPhone}} {
-		if strings.TrimSpace(f[0]) != "" {
-			if sameText(f[0], f[1]) {
-				return true
-			}
-			set = true
-		}
-	}
-	return !set
 }
 
 // Update changes the fields of a Customer that changes sets; at least one

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"iter"
-	"strings"
 	"time"
 )
 
@@ -336,96 +335,4 @@ func (s *JobRequestsService) ResendNotifications(ctx context.Context, id int64, 
 // API: POST /job_requests/:id/re_rank_workers
 func (s *JobRequestsService) ReRankWorkers(ctx context.Context, id int64) (*JobRequest, *Response, error) {
 	return call[*JobRequest](ctx, s.client, jobRequests.act(id, "re_rank_workers", nil, idempotent))
-}
-
-// startsAt tells whether jr starts at w as the server stores it: an instant
-// at which clocks in jr's time zone show w, whatever offset the answer
-// wrote it in; for a reading that the spring change of clocks skips
-// (02:30), the instant either offset around the change gives (03:30 or
-// 01:30 by the clocks after it). When jr's zone is unknown to this machine
-// (see zoneNamed), it matches when the offset the answer wrote shows w,
-// and is unknown when some zone's offset could show it. zones caches the
-// zones loaded.
-func startsAt(jr *JobRequest, w WallClock, zones map[string]*time.Location) (match, unknown bool) {
-	start := jr.StartTime.Time
-	if start.IsZero() {
-		return false, false
-	}
-	loc, ok := zones[jr.Timezone]
-	if !ok {
-		loc = zoneNamed(jr.Timezone)
-		zones[jr.Timezone] = loc
-	}
-	if loc == nil {
-		if WallClockOf(start) == w {
-			return true, false
-		}
-		offset := w.In(time.UTC).Sub(start) // the offset at which start shows w
-		return false, offset >= -12*time.Hour && offset <= 14*time.Hour && offset%(15*time.Minute) == 0
-	}
-	naive := w.In(time.UTC) // the reading as if in UTC: less an offset, an instant
-	at := w.In(loc)
-	var instants []time.Time // by the offsets in force around w
-	for _, near := range []time.Time{at.Add(-12 * time.Hour), at.Add(12 * time.Hour)} {
-		_, offset := near.Zone()
-		instants = append(instants, naive.Add(-time.Duration(offset)*time.Second))
-	}
-	shown := false // whether the zone's clocks show w at all
-	for _, t := range instants {
-		if WallClockOf(t.In(loc)) == w {
-			shown = true
-			if start.Equal(t) {
-				return true, false
-			}
-		}
-	}
-	return !shown && (start.Equal(instants[0]) || start.Equal(instants[1])), false
-}
-
-// railsZones maps the names Rails gives the US time zones (ActiveSupport's
-// TimeZone::MAPPING), in lower case, to the IANA zones they stand for.
-var railsZones = map[string]string{
-	"eastern time (us & canada)":  "America/New_York",
-	"central time (us & canada)":  "America/Chicago",
-	"mountain time (us & canada)": "America/Denver",
-	"pacific time (us & canada)":  "America/Los_Angeles",
-	"arizona":                     "America/Phoenix",
-	"alaska":                      "America/Juneau",
-	"hawaii":                      "Pacific/Honolulu",
-	"indiana (east)":              "America/Indiana/Indianapolis",
-	"puerto rico":                 "America/Puerto_Rico",
-	"utc":                         "UTC",
-}
-
-// zoneNamed loads the time zone a Job Request names: an IANA name, in any
-// case and with spaces around it, or a Rails name of a US zone; nil when
-// this machine cannot load it (no zoneinfo, an unknown name). "Local" and
-// "", which time.LoadLocation reads as this machine's zone and UTC, name
-// no zone of the server's: nil.
-func zoneNamed(name string) *time.Location {
-	name = strings.TrimSpace(name)
-	if name == "" || strings.EqualFold(name, "local") {
-		return nil
-	}
-	if iana, ok := railsZones[strings.ToLower(name)]; ok {
-		name = iana
-	}
-	for _, n := range []string{name, titleZone(name), strings.ToUpper(name)} {
-		if loc, err := time.LoadLocation(n); err == nil {
-			return loc
-		}
-	}
-	return nil
-}
-
-// titleZone writes an IANA zone name as the database spells most of them:
-// each word capitalized ("america/new_york" is "America/New_York").
-func titleZone(name string) string {
-	b := []byte(strings.ToLower(name))
-	for i := range b {
-		if (i == 0 || b[i-1] == '/' || b[i-1] == '_' || b[i-1] == '-') && b[i] >= 'a' && b[i] <= 'z' {
-			b[i] -= 'a' - 'A'
-		}
-	}
-	return string(b)
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"iter"
-	"slices"
 	"strings"
 	"time"
 )
@@ -308,67 +307,6 @@ func (s *JobsService) Settle(ctx context.Context, create *JobCreate, err error) 
 			return madeByCreate(j)
 		})
 	})
-}
-
-// madeByCreate judges a Job by the first state its transitions record: a
-// create makes a filled Job, a Worker's application a pending one.
-func madeByCreate(j *Job) verdict {
-	if j.State == JobPending || j.State == JobRejected {
-		return notTheCall // an application, decided or not, whatever its history
-	}
-	first, ok := firstTransition(j.Transitions)
-	switch {
-	case !ok:
-		return maybeTheCall // no history: nothing tells
-	case first.Name == JobPending:
-		return notTheCall // the Worker's own application, granted since
-	case first.Name != JobFilled:
-		return maybeTheCall // a history that does not reach back to the creation
-	}
-	return theCall
-}
-
-// jobMade returns when a Job was made: its created_at, else the time of
-// its first transition.
-func jobMade(j *Job) Time {
-	if !j.CreatedAt.IsZero() {
-		return j.CreatedAt
-	}
-	first, _ := firstTransition(j.Transitions)
-	return first.CreatedAt
-}
-
-// firstTransition returns the earliest of a Job's transitions: the one
-// with the lowest id when every one has an id (two may share a second),
-// else the one made first when their times tell it alone; ok is false
-// when nothing tells (the API lists them newest first, but an answer that
-// leaves out ids may not).
-func firstTransition(ts []Transition) (_ Transition, ok bool) {
-	switch len(ts) {
-	case 0:
-		return Transition{}, false
-	case 1:
-		return ts[0], true
-	}
-	byID, byTime, tie := ts[0], ts[0], false
-	for _, t := range ts[1:] {
-		if t.ID < byID.ID {
-			byID = t
-		}
-		switch {
-		case t.CreatedAt.Before(byTime.CreatedAt.Time):
-			byTime, tie = t, false
-		case t.CreatedAt.Equal(byTime.CreatedAt.Time):
-			tie = true
-		}
-	}
-	switch {
-	case !slices.ContainsFunc(ts, func(t Transition) bool { return t.ID <= 0 }):
-		return byID, true
-	case !tie && !byTime.CreatedAt.IsZero():
-		return byTime, true
-	}
-	return Transition{}, false
 }
 
 // Create puts a Worker on a Job Request as a filled Job, as Assign does;

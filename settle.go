@@ -6,11 +6,7 @@ import (
 	"fmt"
 	"iter"
 	"slices"
-	"strings"
 	"time"
-	"unicode"
-
-	"github.com/workforce-marketplace/workforce-go/internal/jsonscan"
 )
 
 // Settling a create whose outcome is unknown: each service's Settle finds
@@ -315,46 +311,4 @@ func doubtIf(may bool) verdict {
 // says it was not.
 func editedSince(created, updated Time) bool {
 	return created.IsZero() || updated.IsZero() || !updated.Equal(created.Time)
-}
-
-// sameText tells whether two texts are the same once trimmed, in any case.
-func sameText(a, b string) bool { return strings.EqualFold(strings.TrimSpace(a), strings.TrimSpace(b)) }
-
-// samePhone tells whether two phone numbers have the same digits, or one
-// is the other with a country code before it.
-func samePhone(a, b string) bool {
-	digits := func(s string) string {
-		return strings.Map(func(r rune) rune {
-			if unicode.IsDigit(r) {
-				return r
-			}
-			return -1
-		}, s)
-	}
-	a, b = digits(a), digits(b)
-	if len(a) < len(b) {
-		a, b = b, a
-	}
-	return b != "" && (a == b || (len(b) >= 10 && strings.HasSuffix(a, b)))
-}
-
-// userMadeKnown tells whether a User's answer says when it was made: a
-// created_at that reads as a time.
-func userMadeKnown(u *User) bool {
-	v, ok := jsonscan.Member(u.Raw, "created_at")
-	var t Time
-	return ok && t.UnmarshalJSON(v) == nil && !t.IsZero()
-}
-
-// userMade returns when a User was made: its created_at when the API sends
-// one (the documented fields do not hold it), else its updated_at, the
-// latest time it could have been made.
-func userMade(u *User) Time {
-	if v, ok := jsonscan.Member(u.Raw, "created_at"); ok {
-		var t Time
-		if t.UnmarshalJSON(v) == nil && !t.IsZero() {
-			return t
-		}
-	}
-	return u.UpdatedAt
 }
