@@ -102,6 +102,11 @@ func WithRetry(minWait, maxWait time.Duration) Option {
 // earlier times are recorded, never handed over, and the first sync reads
 // from that time instead of every record. Without it, a new store hands
 // over every change the first sync finds.
+//
+// The start is read from the API's clock (GET /info), the clock that
+// stamps the changes, so that a receiver whose clock is off loses none
+// and takes no earlier ones; a Feed without a client (no sync) takes its
+// own clock, and then loses the changes of as long as it is ahead.
 func WithStartFromNow() Option { return func(f *Feed) { f.fromNow = true } }
 
 // WithLogger makes the feed log handler errors, refused deliveries and
@@ -265,34 +270,6 @@ func (f *Feed) ingestJobRequest(ctx context.Context, jr *workforce.JobRequest, s
 // maxAhead is how far a Job Request copy's updated_at may be ahead of the
 // feed's clock: clocks disagree by seconds or minutes, never by a day.
 const maxAhead = 24 * time.Hour
-
-// markStart is the mark under which WithStartFromNow keeps its start.
-const markStart = "start"
-
-// start answers the time before which changes are not handed over: the
-// zero time, or with WithStartFromNow the start kept in the store (stored
-// now when there is none).
-func (f *Feed) start(ctx context.Context) (time.Time, error) {
-	if !f.fromNow {
-		return time.Time{}, nil
-	}
-	f.startMu.Lock()
-	defer f.startMu.Unlock()
-	if !f.startedAt.IsZero() {
-		return f.startedAt, nil
-	}
-	t, err := f.store.Mark(ctx, markStart)
-	if err == nil && t.IsZero() {
-		if err = f.store.SetMark(ctx, markStart, f.now()); err == nil {
-			t, err = f.store.Mark(ctx, markStart) // a Feed sharing the store may have stored its own
-		}
-	}
-	if err != nil {
-		return time.Time{}, fmt.Errorf("feed: reading the start: %w", err)
-	}
-	f.startedAt = t
-	return t, nil
-}
 
 // update runs reveal on r's record in the store, and wakes the dispatch
 // when changes were queued.
