@@ -252,7 +252,8 @@ func (s *Store) SetMark(ctx context.Context, name string, t time.Time) error {
 // change goes to another instance after its lease). fn must neither commit
 // nor roll back tx; an error from fn rolls back its writes and leaves the
 // change unacknowledged. While fn runs, the change's row is locked: no
-// other instance takes the change, even past its lease.
+// other instance takes the change, even past its lease. Once it commits,
+// the resource's next change is claimed at once, as after Ack.
 func (s *Store) TxHandler(fn func(ctx context.Context, tx pgx.Tx, c *feed.Change) error) feed.Handler {
 	return func(ctx context.Context, c *feed.Change) error {
 		k := claimKey{feed.Resource{Kind: c.Kind, ID: c.ResourceID}, c.Seq}
@@ -263,14 +264,17 @@ func (s *Store) TxHandler(fn func(ctx context.Context, tx pgx.Tx, c *feed.Change
 		if !ok {
 			return fmt.Errorf("%w: %s %d #%d is not claimed by this store", feed.ErrLeaseLost, c.Kind, c.ResourceID, c.Seq)
 		}
+		next := false // a later change of the resource is queued
 		err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-			tag, err := tx.Exec(ctx, "DELETE FROM workforce_feed_changes WHERE kind = $1 AND id = $2 AND seq = $3 AND lease_token = $4",
-				string(c.Kind), c.ResourceID, c.Seq, tok)
+			err := tx.QueryRow(ctx, `DELETE FROM workforce_feed_changes c
+				WHERE kind = $1 AND id = $2 AND seq = $3 AND lease_token = $4
+				RETURNING EXISTS (SELECT 1 FROM workforce_feed_changes x WHERE x.kind = c.kind AND x.id = c.id AND x.seq > c.seq)`,
+				string(c.Kind), c.ResourceID, c.Seq, tok).Scan(&next)
+			if errors.Is(err, pgx.ErrNoRows) {
+				return lost(feed.Claim{Resource: k.r, Seq: k.seq})
+			}
 			if err != nil {
 				return err
-			}
-			if tag.RowsAffected() != 1 {
-				return lost(feed.Claim{Resource: k.r, Seq: k.seq})
 			}
 			// From here the row is this transaction's: a renewal waits for
 			// its end, and finds no row when it committed.
@@ -283,6 +287,10 @@ func (s *Store) TxHandler(fn func(ctx context.Context, tx pgx.Tx, c *feed.Change
 		delete(s.inTx, tok+k.String())
 		if err == nil {
 			s.txAcks[tok+k.String()] = true
+			// The resource's next change is claimable now: the next Claim
+			// (the Feed's, as this handler returns) asks the database, as
+			// after an Ack, instead of waiting for its recheck or the poll.
+			s.dirty = s.dirty || next
 		}
 		s.mu.Unlock()
 		return err

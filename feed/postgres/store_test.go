@@ -286,3 +286,26 @@ func TestRacingStoresKeepEveryUpdateInOrder(t *testing.T) {
 		assert.Positive(t, wrong)
 	}
 }
+
+// A Job's next change is handed over once the one before it is
+// acknowledged, by the handler's return or in its transaction
+// (TxHandler), not at the next poll: an acknowledgment in a TxHandler's
+// transaction told the Store nothing, and the next change waited for the
+// Feed's poll (3, 701 and 1,701 ms for three changes).
+func TestTheNextChangeIsHandedOverAtOnce(t *testing.T) {
+	t.Parallel()
+	for _, tx := range []bool{false, true} {
+		t.Run(map[bool]string{false: "Handler", true: "TxHandler"}[tx], func(t *testing.T) {
+			t.Parallel()
+			s := store(t, database(t))
+			var wrap func(feed.Handler) feed.Handler
+			if tx {
+				wrap = func(h feed.Handler) feed.Handler {
+					return s.TxHandler(func(ctx context.Context, _ pgx.Tx, c *feed.Change) error { return h(ctx, c) })
+				}
+			}
+			at := feedtest.Follow(t, s, 1, wrap, time.Second)
+			t.Logf("one copy revealing three changes: handed over at %v", at)
+		})
+	}
+}
