@@ -78,9 +78,10 @@ func WithLease(d time.Duration) Option { return func(f *Feed) { f.lease = d } }
 func WithPoll(d time.Duration) Option { return func(f *Feed) { f.poll = d } }
 
 // WithSyncInterval sets how often Run syncs Jobs and Job Requests from the
-// API, the safety net that finds changes whose deliveries were lost; five
-// minutes by default, and never when d is negative (Sync still may be
-// called).
+// API, the safety net that finds changes whose deliveries were lost: the
+// longest such a change waits. One minute by default (a sync that finds
+// nothing new costs four requests); never when d is negative (Sync still
+// may be called).
 func WithSyncInterval(d time.Duration) Option { return func(f *Feed) { f.syncEvery = d } }
 
 // WithSyncOptions tunes the sync (see workforce.SyncOptions). A Progress
@@ -120,7 +121,7 @@ func WithLogger(l *slog.Logger) Option { return func(f *Feed) { f.logger = l } }
 // (ServeHTTP answers 500 to every delivery).
 func New(client *workforce.Client, secretKey string, h Handler, opts ...Option) (*Feed, error) {
 	f := &Feed{handler: h, client: client, workers: 4, lease: time.Minute, poll: time.Second,
-		syncEvery: 5 * time.Minute, retryMin: time.Second, retryMax: 5 * time.Minute,
+		syncEvery: time.Minute, retryMin: time.Second, retryMax: 5 * time.Minute,
 		now: time.Now, wakeup: make(chan struct{}, 1)}
 	for _, o := range opts {
 		if o != nil {

@@ -7,9 +7,11 @@
 // instance then hands the change over again. Ingests are announced with
 // NOTIFY, so every instance wakes at once (Store.Wake).
 //
-// The tables are created on Open or New when missing, in the connection's
-// search_path: workforce_feed_resources, workforce_feed_changes and
-// workforce_feed_marks.
+// The tables are created on Open or New when missing, in the schema
+// WithSchema names, else the connection's search_path:
+// workforce_feed_resources, workforce_feed_changes and
+// workforce_feed_marks. Open sizes its pool for the Feed's workers
+// (WithWorkers, WithPoolSize).
 //
 // It uses github.com/jackc/pgx/v5, and needs PostgreSQL 12 or later.
 package postgres
@@ -18,7 +20,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"sync"
 	"time"
 
@@ -112,39 +113,6 @@ type claimKey struct {
 	r   feed.Resource
 	seq int64
 }
-
-// Open connects to the database dsn names (a URL or key=value string, as
-// pgx reads it) and answers a Store on it, creating its tables when
-// missing. Unless dsn sets pool_max_conns, the pool holds up to
-// MinConns connections (see New). Close closes the connections.
-func Open(ctx context.Context, dsn string) (*Store, error) {
-	cfg, err := pgxpool.ParseConfig(dsn)
-	if err != nil {
-		return nil, fmt.Errorf("postgres: %w", err)
-	}
-	if !strings.Contains(dsn, "pool_max_conns") {
-		cfg.MaxConns = max(cfg.MaxConns, MinConns)
-	}
-	pool, err := pgxpool.NewWithConfig(ctx, cfg)
-	if err != nil {
-		return nil, fmt.Errorf("postgres: %w", err)
-	}
-	s, err := New(ctx, pool)
-	if err != nil {
-		pool.Close()
-		return nil, err
-	}
-	s.own = true
-	return s, nil
-}
-
-// MinConns is the connections a Store's pool needs beside one for each of
-// its Feed's workers: its writer, claims, notifier and
-// Wake's listener hold up to this many at once, and a TxHandler holds one
-// for the whole of its fn, so that a pool of fewer than MinConns plus the
-// workers lets busy handlers stall every ingest. Open's pool has 16 when
-// the DSN does not say.
-const MinConns = 16
 
 // New answers a Store on pool, creating its tables when missing. Close the
 // Store when done; the pool stays the caller's to close, after that. The
