@@ -65,6 +65,7 @@ type Store struct {
 	pool *pgxpool.Pool
 	own  bool   // Close closes pool
 	self string // the payload of this Store's notifications
+	name string // the holder of its leases (Backlog): host/pid/self, a prefix of its lease tokens
 
 	mu     sync.Mutex
 	claims map[claimKey]held // each claim this Store handed over and did not see end
@@ -130,7 +131,8 @@ func New(ctx context.Context, pool *pgxpool.Pool) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("postgres: creating the tables: %w", err)
 	}
-	s := &Store{pool: pool, self: token(), claims: map[claimKey]held{}, txAcks: map[string]bool{}, inTx: map[string]bool{},
+	self := token()
+	s := &Store{pool: pool, self: self, name: holderName(self), claims: map[claimKey]held{}, txAcks: map[string]bool{}, inTx: map[string]bool{},
 		updates: make(chan *updateReq, maxBatch), acks: make(chan *ackReq, maxBatch), notify: make(chan struct{}, 1),
 		stop: make(chan struct{}), done: make(chan struct{}), hold: recheck}
 	var wg sync.WaitGroup
@@ -286,14 +288,5 @@ func (s *Store) TryLockSync(ctx context.Context) (unlock func(), ok bool, err er
 		}
 		return nil, false, nil
 	}
-	return func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		if _, err := conn.Exec(ctx, "SELECT pg_advisory_unlock("+syncLockKey+")"); err != nil {
-			// The lock must not outlive the sync: end its session.
-			_ = conn.Hijack().Close(ctx)
-			return
-		}
-		conn.Release()
-	}, true, nil
+	return unlockSync(conn), true, nil
 }

@@ -72,7 +72,7 @@ func (s *Store) prepare(ready []*updateReq) *write {
 		data  [][]byte
 		lease []bool
 	}
-	w := &write{s: s, tok: token(), written: map[feed.Resource]bool{}, lost: map[feed.Resource]bool{}, queued: map[feed.Resource]bool{},
+	w := &write{s: s, tok: s.leaseToken(), written: map[feed.Resource]bool{}, lost: map[feed.Resource]bool{}, queued: map[feed.Resource]bool{},
 		after: map[feed.Resource]*resourceState{}, guessed: map[feed.Resource]*resourceState{}}
 	lease, budget := s.reserve()
 	for _, r := range sortedResources(ready) {
