@@ -34,9 +34,11 @@ type options struct {
 
 // WithSchema keeps the Store's tables in the schema name (created when
 // missing), instead of the first schema of the connection's search_path:
-// Stores of different schemas share nothing, not even their sync's lock,
+// Stores of different schemas share no change, record, mark or sync lock,
 // so that several feeds (an application's environments, say) may share
-// one database. The connections' search_path is that schema alone, for
+// one database. (Their NOTIFY channel is the database's: a Store's
+// ingests wake the Feeds of other schemas too, for a claim that finds
+// nothing.) The connections' search_path is that schema alone, for
 // TxHandler's fn too.
 func WithSchema(name string) Option {
 	return func(o *options) { o.schema, o.schemaSet = name, true }
