@@ -12,7 +12,7 @@
 //		return nil
 //	}, feed.WithStore(store))
 //	http.Handle("/webhooks", f) // verifies, stores, then answers 204
-//	go f.Run(ctx)               // hands changes over; syncs every five minutes
+//	go f.Run(ctx)               // hands changes over; syncs every minute
 //
 // # What a change is
 //

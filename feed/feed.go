@@ -78,9 +78,10 @@ func WithLease(d time.Duration) Option { return func(f *Feed) { f.lease = d } }
 func WithPoll(d time.Duration) Option { return func(f *Feed) { f.poll = d } }
 
 // WithSyncInterval sets how often Run syncs Jobs and Job Requests from the
-// API, the safety net that finds changes whose deliveries were lost; five
-// minutes by default, and never when d is negative (Sync still may be
-// called).
+// API, the safety net that finds changes whose deliveries were lost: the
+// longest such a change waits. One minute by default (a sync that finds
+// nothing new costs four requests); never when d is negative (Sync still
+// may be called).
 func WithSyncInterval(d time.Duration) Option { return func(f *Feed) { f.syncEvery = d } }
 
 // WithSyncOptions tunes the sync (see workforce.SyncOptions). A Progress
@@ -102,6 +103,11 @@ func WithRetry(minWait, maxWait time.Duration) Option {
 // earlier times are recorded, never handed over, and the first sync reads
 // from that time instead of every record. Without it, a new store hands
 // over every change the first sync finds.
+//
+// The start is read from the API's clock (GET /info), the clock that
+// stamps the changes, so that a receiver whose clock is off loses none
+// and takes no earlier ones; a Feed without a client (no sync) takes its
+// own clock, and then loses the changes of as long as it is ahead.
 func WithStartFromNow() Option { return func(f *Feed) { f.fromNow = true } }
 
 // WithLogger makes the feed log handler errors, refused deliveries and
@@ -115,7 +121,7 @@ func WithLogger(l *slog.Logger) Option { return func(f *Feed) { f.logger = l } }
 // (ServeHTTP answers 500 to every delivery).
 func New(client *workforce.Client, secretKey string, h Handler, opts ...Option) (*Feed, error) {
 	f := &Feed{handler: h, client: client, workers: 4, lease: time.Minute, poll: time.Second,
-		syncEvery: 5 * time.Minute, retryMin: time.Second, retryMax: 5 * time.Minute,
+		syncEvery: time.Minute, retryMin: time.Second, retryMax: 5 * time.Minute,
 		now: time.Now, wakeup: make(chan struct{}, 1)}
 	for _, o := range opts {
 		if o != nil {
@@ -265,34 +271,6 @@ func (f *Feed) ingestJobRequest(ctx context.Context, jr *workforce.JobRequest, s
 // maxAhead is how far a Job Request copy's updated_at may be ahead of the
 // feed's clock: clocks disagree by seconds or minutes, never by a day.
 const maxAhead = 24 * time.Hour
-
-// markStart is the mark under which WithStartFromNow keeps its start.
-const markStart = "start"
-
-// start answers the time before which changes are not handed over: the
-// zero time, or with WithStartFromNow the start kept in the store (stored
-// now when there is none).
-func (f *Feed) start(ctx context.Context) (time.Time, error) {
-	if !f.fromNow {
-		return time.Time{}, nil
-	}
-	f.startMu.Lock()
-	defer f.startMu.Unlock()
-	if !f.startedAt.IsZero() {
-		return f.startedAt, nil
-	}
-	t, err := f.store.Mark(ctx, markStart)
-	if err == nil && t.IsZero() {
-		if err = f.store.SetMark(ctx, markStart, f.now()); err == nil {
-			t, err = f.store.Mark(ctx, markStart) // a Feed sharing the store may have stored its own
-		}
-	}
-	if err != nil {
-		return time.Time{}, fmt.Errorf("feed: reading the start: %w", err)
-	}
-	f.startedAt = t
-	return t, nil
-}
 
 // update runs reveal on r's record in the store, and wakes the dispatch
 // when changes were queued.

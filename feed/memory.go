@@ -240,3 +240,33 @@ func (m *MemoryStore) SetMark(ctx context.Context, name string, t time.Time) err
 	}
 	return nil
 }
+
+// Backlog implements BacklogReader. It reads every queue: O(resources
+// with changes queued).
+func (m *MemoryStore) Backlog(ctx context.Context) (StoreBacklog, error) {
+	if err := ctx.Err(); err != nil {
+		return StoreBacklog{}, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var b StoreBacklog
+	var oldest *memItem
+	held := int64(0)
+	now := m.now()
+	for _, q := range m.queues {
+		b.Waiting += int64(len(q))
+		if oldest == nil || q[0].order < oldest.order {
+			oldest = q[0]
+		}
+		if q[0].token != "" && q[0].leased.After(now) {
+			held++
+		}
+	}
+	if oldest != nil {
+		b.Oldest = &Claim{Resource: oldest.r, Seq: oldest.Seq, Data: bytes.Clone(oldest.Data), Attempt: oldest.attempt}
+	}
+	if held > 0 {
+		b.Held = map[string]int64{processName(): held}
+	}
+	return b, nil
+}

@@ -86,6 +86,39 @@ type SyncLocker interface {
 	TryLockSync(ctx context.Context) (unlock func(), ok bool, err error)
 }
 
+// A SyncWaiter is a SyncLocker that can wait for its lock (Feed.SyncNow),
+// as PostgreSQL's advisory lock can.
+type SyncWaiter interface {
+	SyncLocker
+	// LockSync takes the store's sync lock, waiting while another holds
+	// it, until ctx ends; it answers the func that releases it. A lock
+	// whose holder dies is released.
+	LockSync(ctx context.Context) (unlock func(), err error)
+}
+
+// A BacklogReader is a Store that tells an operator what it holds
+// unhandled (Feed.Backlog). The stores of this module's packages are.
+type BacklogReader interface {
+	// Backlog answers what the Store holds now, for every Feed sharing it.
+	Backlog(ctx context.Context) (StoreBacklog, error)
+}
+
+// StoreBacklog is what a BacklogReader holds: the changes queued and not
+// acknowledged.
+type StoreBacklog struct {
+	// Waiting counts them, those under a lease included.
+	Waiting int64
+	// Oldest is the first of them in the order they were queued, nil when
+	// there is none: its Resource, Seq, Data and Attempt (the claims of it
+	// so far); no Token.
+	Oldest *Claim
+	// Held counts those under a live lease, by the instance that holds
+	// them, as the Store names it (the process, for the stores of this
+	// module's packages: its host name and pid, and for PostgreSQL the
+	// Store's id after them); nil when none is held.
+	Held map[string]int64
+}
+
 // ErrLeaseLost is matched by the error of Ack or Release when the claim's
 // lease expired and another claim of the same change took it over: the
 // change will be (or was) handed over again.

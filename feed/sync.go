@@ -50,6 +50,56 @@ func (f *Feed) Sync(ctx context.Context) error {
 		}
 		defer unlock()
 	}
+	return f.sync(ctx)
+}
+
+// SyncNow makes a sync as Sync does, but one under way (this Feed's, or
+// another's sharing the store) is waited for instead of answered
+// ErrSyncBusy: when SyncNow answers nil, a sync that began after it was
+// called has read every record changed before then. It is for an operator
+// (after an outage of the webhooks, say) and for tests; Run keeps to Sync.
+// A SyncLocker that is no SyncWaiter is asked again every poll interval
+// (WithPoll) until ctx ends.
+func (f *Feed) SyncNow(ctx context.Context) error {
+	if f.client == nil {
+		return ErrNoClient
+	}
+	f.syncMu.Lock()
+	defer f.syncMu.Unlock()
+	unlock, err := f.waitSyncLock(ctx)
+	if err != nil {
+		return fmt.Errorf("feed: taking the sync lock: %w", err)
+	}
+	defer unlock()
+	return f.sync(ctx)
+}
+
+// waitSyncLock takes the store's sync lock when it has one, waiting for
+// it; it answers the func that releases it.
+func (f *Feed) waitSyncLock(ctx context.Context) (func(), error) {
+	switch l := f.store.(type) {
+	case SyncWaiter:
+		return l.LockSync(ctx)
+	case SyncLocker:
+		t := time.NewTicker(f.poll)
+		defer t.Stop()
+		for {
+			unlock, ok, err := l.TryLockSync(ctx)
+			if err != nil || ok {
+				return unlock, err
+			}
+			select {
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			case <-t.C:
+			}
+		}
+	}
+	return func() {}, nil
+}
+
+// sync syncs every resource, under the sync lock when the store has one.
+func (f *Feed) sync(ctx context.Context) error {
 	if err := f.syncKind(ctx, markJobs, func(wm *time.Time, yield func(ingest func() error) error) error {
 		for job, err := range f.client.Jobs.Sync(ctx, wm, f.syncOptions(markJobs)) {
 			if err != nil {

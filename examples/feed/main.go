@@ -32,7 +32,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/jackc/pgx/v5"
 
 	"github.com/workforce-marketplace/workforce-go"
 	"github.com/workforce-marketplace/workforce-go/feed"
@@ -143,40 +143,22 @@ func openStore(ctx context.Context, spec string) (feed.Store, func(), error) {
 }
 
 // openPostgres opens a Store in a schema of its own in the database dsn
-// names, dropped on close: the embedded fake is new on every run.
+// names (Open creates it), dropped on close: the embedded fake is new on
+// every run. Open sizes the pool for the Feed's default workers.
 func openPostgres(ctx context.Context, dsn string) (feed.Store, func(), error) {
-	cfg, err := pgxpool.ParseConfig(dsn)
-	if err != nil {
-		return nil, nil, err
-	}
 	schema := fmt.Sprintf("workforce_feed_example_%d_%d", os.Getpid(), time.Now().UnixNano())
-	admin, err := pgxpool.NewWithConfig(ctx, cfg.Copy())
-	if err != nil {
-		return nil, nil, err
-	}
-	defer admin.Close()
-	if _, err := admin.Exec(ctx, "CREATE SCHEMA "+schema); err != nil {
-		return nil, nil, err
-	}
 	drop := func() {
-		if a, err := pgxpool.NewWithConfig(context.Background(), cfg.Copy()); err == nil {
-			_, _ = a.Exec(context.Background(), "DROP SCHEMA "+schema+" CASCADE")
-			a.Close()
+		if c, err := pgx.Connect(context.Background(), dsn); err == nil {
+			_, _ = c.Exec(context.Background(), "DROP SCHEMA IF EXISTS "+schema+" CASCADE")
+			_ = c.Close(context.Background())
 		}
 	}
-	cfg.ConnConfig.RuntimeParams["search_path"] = schema
-	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	s, err := postgres.Open(ctx, dsn, postgres.WithSchema(schema))
 	if err != nil {
 		drop()
 		return nil, nil, err
 	}
-	s, err := postgres.New(ctx, pool)
-	if err != nil {
-		pool.Close()
-		drop()
-		return nil, nil, err
-	}
-	return s, func() { s.Close(); pool.Close(); drop() }, nil
+	return s, func() { s.Close(); drop() }, nil
 }
 
 func run(ctx context.Context, args []string, out io.Writer) error {

@@ -214,6 +214,11 @@ func TestStore(t *testing.T, open func(t *testing.T) feed.Store) {
 		}
 	})
 
+	t.Run("BacklogTellsWaitingOldestAndHeld", func(t *testing.T) {
+		t.Parallel()
+		testBacklog(t, open(t), queue, claim)
+	})
+
 	t.Run("MarksOnlyMoveForward", func(t *testing.T) {
 		t.Parallel()
 		s := open(t)

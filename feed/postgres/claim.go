@@ -161,7 +161,7 @@ func (s *Store) renew(ctx context.Context, ps []prefetched, lease time.Duration)
 
 // claim leases up to n claimable changes in the database.
 func (s *Store) claim(ctx context.Context, n int, lease time.Duration) ([]prefetched, error) {
-	tok := token()
+	tok := s.leaseToken()
 	// The lease is written without waiting for the disk: a claim lost in a
 	// crash of the database is only a change claimable again, which the
 	// acknowledgment (durable) tells apart.

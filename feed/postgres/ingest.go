@@ -41,7 +41,8 @@ import (
 // is forgotten).
 //
 // When a resource had no change queued, its first new change is leased to
-// this Store at once, while a Feed claims from it, up to one Claim's worth
+// this Store at once (for the lease of its last Claim: its Feed's), while
+// a Feed claims from it, up to one Claim's worth
 // beyond its idle workers: the next Claim hands it over without asking
 // the database (and no other instance is woken for it).
 func (s *Store) Update(ctx context.Context, r feed.Resource, fn func([]byte) ([]byte, []feed.Queued, error)) error {

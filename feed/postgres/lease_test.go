@@ -35,14 +35,15 @@ func TestLeasedAtIngest(t *testing.T) {
 	got, err = b.Claim(ctx, 4, time.Hour)
 	require.NoError(t, err)
 	assert.Empty(t, got, "leased to a at its ingest")
-	// Its lease has a whole lease left when the Claim hands it over (the
-	// Feed counts the lease from its Claim).
+	// Leased for the Feed's lease, as WithLease says, no longer: a crashed
+	// instance holds it at most that long (see TestACrashedInstancesChanges).
 	var left time.Duration
 	require.NoError(t, db.QueryRow(ctx, "SELECT extract(epoch FROM lease_until - now()) * 1e9 FROM workforce_feed_changes").Scan(&left))
 	got, err = a.Claim(ctx, 4, time.Hour)
 	require.NoError(t, err)
 	require.Len(t, got, 1)
-	assert.Greater(t, left, time.Hour, "a whole lease left")
+	assert.LessOrEqual(t, left, time.Hour, "leased for one lease at most")
+	assert.Greater(t, left, 3*time.Hour/4, "three quarters of it left at least when a Claim hands it over")
 	assert.Equal(t, "one", string(got[0].Data))
 	assert.Equal(t, 1, got[0].Attempt)
 	require.NoError(t, a.Ack(ctx, got[0]))
@@ -200,4 +201,44 @@ func TestAFailedClaimKeepsTheChangesItTook(t *testing.T) {
 	got, err := store(t, db).Claim(ctx, 4, lease)
 	require.NoError(t, err)
 	assert.Len(t, got, 2)
+}
+
+// A change leased to an instance at its ingest is held by it for one
+// lease, the Feed's (feed.WithLease), when the instance dies before a
+// Claim of its hands it over: then another instance claims it. It was
+// held a quarter of a lease longer (75 s for the default minute).
+func TestACrashedInstancesChangesGoToAnotherAfterOneLease(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := database(t)
+	a, b := store(t, db), store(t, db)
+	postgres.Hold(a, time.Hour) // a dies: it never gives them back
+	const lease = time.Second
+	got, err := a.Claim(ctx, 4, lease) // a's Feed: 4 idle workers
+	require.NoError(t, err)
+	require.Empty(t, got)
+	sent := time.Now()   // before the database's before: the bound below holds whatever the delays
+	var before time.Time // by the database's clock, as the lease
+	require.NoError(t, db.QueryRow(ctx, "SELECT clock_timestamp()").Scan(&before))
+	require.NoError(t, a.Update(ctx, job(1), count))
+	ingested := time.Now()
+	require.Equal(t, 1, postgres.Local(a), "leased to a at its ingest")
+	var until time.Time
+	require.NoError(t, db.QueryRow(ctx, "SELECT lease_until FROM workforce_feed_changes").Scan(&until))
+	assert.LessOrEqual(t, until.Sub(before), lease+ingested.Sub(sent), "leased for more than a lease from its ingest")
+	for {
+		got, err = b.Claim(ctx, 4, lease)
+		require.NoError(t, err)
+		if len(got) > 0 {
+			break
+		}
+		require.Less(t, time.Since(ingested), 10*lease, "no other instance took the change")
+		time.Sleep(10 * time.Millisecond) // a poll, as a Feed's
+	}
+	took := time.Since(ingested)
+	t.Logf("the change of a crashed instance reached another %v after its ingest (lease %v)", took.Round(time.Millisecond), lease)
+	assert.Equal(t, job(1), got[0].Resource)
+	var now time.Time
+	require.NoError(t, db.QueryRow(ctx, "SELECT now()").Scan(&now))
+	assert.False(t, until.After(now), "claimed by b only once a's lease ended")
 }

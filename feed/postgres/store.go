@@ -7,9 +7,11 @@
 // instance then hands the change over again. Ingests are announced with
 // NOTIFY, so every instance wakes at once (Store.Wake).
 //
-// The tables are created on Open or New when missing, in the connection's
-// search_path: workforce_feed_resources, workforce_feed_changes and
-// workforce_feed_marks.
+// The tables are created on Open or New when missing, in the schema
+// WithSchema names, else the connection's search_path:
+// workforce_feed_resources, workforce_feed_changes and
+// workforce_feed_marks. Open sizes its pool for the Feed's workers
+// (WithWorkers, WithPoolSize).
 //
 // It uses github.com/jackc/pgx/v5, and needs PostgreSQL 12 or later.
 package postgres
@@ -18,7 +20,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"sync"
 	"time"
 
@@ -64,6 +65,7 @@ type Store struct {
 	pool *pgxpool.Pool
 	own  bool   // Close closes pool
 	self string // the payload of this Store's notifications
+	name string // the holder of its leases (Backlog): host/pid/self, a prefix of its lease tokens
 
 	mu     sync.Mutex
 	claims map[claimKey]held // each claim this Store handed over and did not see end
@@ -113,39 +115,6 @@ type claimKey struct {
 	seq int64
 }
 
-// Open connects to the database dsn names (a URL or key=value string, as
-// pgx reads it) and answers a Store on it, creating its tables when
-// missing. Unless dsn sets pool_max_conns, the pool holds up to
-// MinConns connections (see New). Close closes the connections.
-func Open(ctx context.Context, dsn string) (*Store, error) {
-	cfg, err := pgxpool.ParseConfig(dsn)
-	if err != nil {
-		return nil, fmt.Errorf("postgres: %w", err)
-	}
-	if !strings.Contains(dsn, "pool_max_conns") {
-		cfg.MaxConns = max(cfg.MaxConns, MinConns)
-	}
-	pool, err := pgxpool.NewWithConfig(ctx, cfg)
-	if err != nil {
-		return nil, fmt.Errorf("postgres: %w", err)
-	}
-	s, err := New(ctx, pool)
-	if err != nil {
-		pool.Close()
-		return nil, err
-	}
-	s.own = true
-	return s, nil
-}
-
-// MinConns is the connections a Store's pool needs beside one for each of
-// its Feed's workers: its writer, claims, notifier and
-// Wake's listener hold up to this many at once, and a TxHandler holds one
-// for the whole of its fn, so that a pool of fewer than MinConns plus the
-// workers lets busy handlers stall every ingest. Open's pool has 16 when
-// the DSN does not say.
-const MinConns = 16
-
 // New answers a Store on pool, creating its tables when missing. Close the
 // Store when done; the pool stays the caller's to close, after that. The
 // pool needs MinConns connections plus one for each worker of the Feed
@@ -162,7 +131,8 @@ func New(ctx context.Context, pool *pgxpool.Pool) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("postgres: creating the tables: %w", err)
 	}
-	s := &Store{pool: pool, self: token(), claims: map[claimKey]held{}, txAcks: map[string]bool{}, inTx: map[string]bool{},
+	self := token()
+	s := &Store{pool: pool, self: self, name: holderName(self), claims: map[claimKey]held{}, txAcks: map[string]bool{}, inTx: map[string]bool{},
 		updates: make(chan *updateReq, maxBatch), acks: make(chan *ackReq, maxBatch), notify: make(chan struct{}, 1),
 		stop: make(chan struct{}), done: make(chan struct{}), hold: recheck}
 	var wg sync.WaitGroup
@@ -252,7 +222,8 @@ func (s *Store) SetMark(ctx context.Context, name string, t time.Time) error {
 // change goes to another instance after its lease). fn must neither commit
 // nor roll back tx; an error from fn rolls back its writes and leaves the
 // change unacknowledged. While fn runs, the change's row is locked: no
-// other instance takes the change, even past its lease.
+// other instance takes the change, even past its lease. Once it commits,
+// the resource's next change is claimed at once, as after Ack.
 func (s *Store) TxHandler(fn func(ctx context.Context, tx pgx.Tx, c *feed.Change) error) feed.Handler {
 	return func(ctx context.Context, c *feed.Change) error {
 		k := claimKey{feed.Resource{Kind: c.Kind, ID: c.ResourceID}, c.Seq}
@@ -263,14 +234,17 @@ func (s *Store) TxHandler(fn func(ctx context.Context, tx pgx.Tx, c *feed.Change
 		if !ok {
 			return fmt.Errorf("%w: %s %d #%d is not claimed by this store", feed.ErrLeaseLost, c.Kind, c.ResourceID, c.Seq)
 		}
+		next := false // a later change of the resource is queued
 		err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-			tag, err := tx.Exec(ctx, "DELETE FROM workforce_feed_changes WHERE kind = $1 AND id = $2 AND seq = $3 AND lease_token = $4",
-				string(c.Kind), c.ResourceID, c.Seq, tok)
+			err := tx.QueryRow(ctx, `DELETE FROM workforce_feed_changes c
+				WHERE kind = $1 AND id = $2 AND seq = $3 AND lease_token = $4
+				RETURNING EXISTS (SELECT 1 FROM workforce_feed_changes x WHERE x.kind = c.kind AND x.id = c.id AND x.seq > c.seq)`,
+				string(c.Kind), c.ResourceID, c.Seq, tok).Scan(&next)
+			if errors.Is(err, pgx.ErrNoRows) {
+				return lost(feed.Claim{Resource: k.r, Seq: k.seq})
+			}
 			if err != nil {
 				return err
-			}
-			if tag.RowsAffected() != 1 {
-				return lost(feed.Claim{Resource: k.r, Seq: k.seq})
 			}
 			// From here the row is this transaction's: a renewal waits for
 			// its end, and finds no row when it committed.
@@ -283,6 +257,10 @@ func (s *Store) TxHandler(fn func(ctx context.Context, tx pgx.Tx, c *feed.Change
 		delete(s.inTx, tok+k.String())
 		if err == nil {
 			s.txAcks[tok+k.String()] = true
+			// The resource's next change is claimable now: the next Claim
+			// (the Feed's, as this handler returns) asks the database, as
+			// after an Ack, instead of waiting for its recheck or the poll.
+			s.dirty = s.dirty || next
 		}
 		s.mu.Unlock()
 		return err
@@ -310,14 +288,5 @@ func (s *Store) TryLockSync(ctx context.Context) (unlock func(), ok bool, err er
 		}
 		return nil, false, nil
 	}
-	return func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		if _, err := conn.Exec(ctx, "SELECT pg_advisory_unlock("+syncLockKey+")"); err != nil {
-			// The lock must not outlive the sync: end its session.
-			_ = conn.Hijack().Close(ctx)
-			return
-		}
-		conn.Release()
-	}, true, nil
+	return unlockSync(conn), true, nil
 }

@@ -2,6 +2,8 @@ package postgres_test
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"os"
 	"strings"
 	"sync"
@@ -162,26 +164,103 @@ func TestCloseStrandsNoUpdate(t *testing.T) {
 	}
 }
 
+// schemaName answers a new schema name that does not exist yet, dropped
+// (if made) when the test ends, or skips the test when no server is
+// configured or reachable.
+func schemaName(t *testing.T) string {
+	t.Helper()
+	database(t) // skips without a server
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	name := "feedopen_" + hex.EncodeToString(b[:])
+	t.Cleanup(func() {
+		ctx := context.Background()
+		if c, err := pgx.Connect(ctx, os.Getenv(dsnVar)); err == nil {
+			_, _ = c.Exec(ctx, "DROP SCHEMA IF EXISTS "+name+" CASCADE")
+			c.Close(ctx)
+		}
+	})
+	return name
+}
+
 // Open's pool has room for the Store's own work beside busy TxHandlers
 // (the default pgx pool, 4 on two cores, let 4 workers' TxHandlers stall
-// every ingest), and a DSN that sizes the pool is obeyed.
+// every ingest): MinConns plus the Feed's workers (DefaultWorkers unless
+// WithWorkers says); WithPoolSize, or else a DSN that sizes the pool, is
+// obeyed.
 func TestOpenSizesThePool(t *testing.T) {
 	t.Parallel()
-	database(t) // skips without a server
 	ctx := context.Background()
+	schema := schemaName(t)
 	dsn := os.Getenv(dsnVar)
-	s, err := postgres.Open(ctx, dsn)
-	require.NoError(t, err)
-	defer s.Close()
-	assert.GreaterOrEqual(t, s.Pool().Config().MaxConns, int32(postgres.MinConns))
 	sep := "?"
 	if strings.Contains(dsn, "?") {
 		sep = "&"
 	}
-	s2, err := postgres.Open(ctx, dsn+sep+"pool_max_conns=5")
+	for _, tc := range []struct {
+		name string
+		dsn  string
+		opts []postgres.Option
+		want int
+	}{
+		{"default", dsn, nil, postgres.MinConns + postgres.DefaultWorkers},
+		{"WithWorkers", dsn, []postgres.Option{postgres.WithWorkers(10)}, postgres.MinConns + 10},
+		{"DSN", dsn + sep + "pool_max_conns=5", []postgres.Option{postgres.WithWorkers(10)}, 5},
+		{"WithPoolSize", dsn + sep + "pool_max_conns=5", []postgres.Option{postgres.WithPoolSize(7)}, 7},
+	} {
+		s, err := postgres.Open(ctx, tc.dsn, append(tc.opts, postgres.WithSchema(schema))...)
+		require.NoError(t, err, tc.name)
+		assert.EqualValues(t, tc.want, s.Pool().Config().MaxConns, tc.name)
+		s.Close()
+	}
+	for _, bad := range []postgres.Option{postgres.WithWorkers(0), postgres.WithPoolSize(-1), postgres.WithSchema("")} {
+		_, err := postgres.Open(ctx, dsn, bad)
+		assert.Error(t, err)
+	}
+}
+
+// WithSchema keeps a Store's tables in a schema of its own, created when
+// missing: Stores of two schemas on one database share no change, no
+// mark, and no sync lock.
+func TestOpenWithSchema(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	one, two := schemaName(t), schemaName(t)
+	open := func(schema string) *postgres.Store {
+		s, err := postgres.Open(ctx, os.Getenv(dsnVar), postgres.WithSchema(schema))
+		require.NoError(t, err)
+		t.Cleanup(s.Close)
+		return s
+	}
+	a, a2, b := open(one), open(one), open(two)
+	var tables int
+	require.NoError(t, a.Pool().QueryRow(ctx, "SELECT count(*) FROM information_schema.tables WHERE table_schema = $1", one).Scan(&tables))
+	assert.Equal(t, 3, tables, "the tables are in the schema")
+	require.NoError(t, a.Update(ctx, job(1), queue("x")))
+	require.NoError(t, a.SetMark(ctx, "m", time.Now()))
+	got, err := b.Claim(ctx, 4, time.Minute)
 	require.NoError(t, err)
-	defer s2.Close()
-	assert.EqualValues(t, 5, s2.Pool().Config().MaxConns)
+	assert.Empty(t, got, "another schema's change")
+	m, err := b.Mark(ctx, "m")
+	require.NoError(t, err)
+	assert.True(t, m.IsZero(), "another schema's mark")
+	got, err = a2.Claim(ctx, 4, time.Minute)
+	require.NoError(t, err)
+	assert.Len(t, got, 1, "the same schema's change")
+
+	unlock, ok, err := a.TryLockSync(ctx)
+	require.NoError(t, err)
+	require.True(t, ok)
+	defer unlock()
+	_, ok, err = a2.TryLockSync(ctx)
+	require.NoError(t, err)
+	assert.False(t, ok, "the same schema's sync lock is held")
+	unlockB, ok, err := b.TryLockSync(ctx)
+	require.NoError(t, err)
+	assert.True(t, ok, "another schema's sync lock is free")
+	if ok {
+		unlockB()
+	}
 }
 
 // Two Stores on one database update the same few resources from many
@@ -284,5 +363,28 @@ func TestRacingStoresKeepEveryUpdateInOrder(t *testing.T) {
 		guessed, wrong := postgres.GuessStats(s)
 		t.Logf("store %d: %d updates made on a guess, %d of them wrong", i, guessed, wrong)
 		assert.Positive(t, wrong)
+	}
+}
+
+// A Job's next change is handed over once the one before it is
+// acknowledged, by the handler's return or in its transaction
+// (TxHandler), not at the next poll: an acknowledgment in a TxHandler's
+// transaction told the Store nothing, and the next change waited for the
+// Feed's poll (3, 701 and 1,701 ms for three changes).
+func TestTheNextChangeIsHandedOverAtOnce(t *testing.T) {
+	t.Parallel()
+	for _, tx := range []bool{false, true} {
+		t.Run(map[bool]string{false: "Handler", true: "TxHandler"}[tx], func(t *testing.T) {
+			t.Parallel()
+			s := store(t, database(t))
+			var wrap func(feed.Handler) feed.Handler
+			if tx {
+				wrap = func(h feed.Handler) feed.Handler {
+					return s.TxHandler(func(ctx context.Context, _ pgx.Tx, c *feed.Change) error { return h(ctx, c) })
+				}
+			}
+			at := feedtest.Follow(t, s, 1, wrap, time.Second)
+			t.Logf("one copy revealing three changes: handed over at %v", at)
+		})
 	}
 }

@@ -72,7 +72,7 @@ func (s *Store) prepare(ready []*updateReq) *write {
 		data  [][]byte
 		lease []bool
 	}
-	w := &write{s: s, tok: token(), written: map[feed.Resource]bool{}, lost: map[feed.Resource]bool{}, queued: map[feed.Resource]bool{},
+	w := &write{s: s, tok: s.leaseToken(), written: map[feed.Resource]bool{}, lost: map[feed.Resource]bool{}, queued: map[feed.Resource]bool{},
 		after: map[feed.Resource]*resourceState{}, guessed: map[feed.Resource]*resourceState{}}
 	lease, budget := s.reserve()
 	for _, r := range sortedResources(ready) {
@@ -120,12 +120,13 @@ func (s *Store) prepare(ready []*updateReq) *write {
 	for i := range rw.kinds {
 		w.lost[feed.Resource{Kind: feed.Kind(rw.kinds[i]), ID: rw.ids[i]}] = true // until written
 	}
-	// A change leased here waits up to a quarter of its lease for a Claim
-	// (older, the Claim renews it), and its Feed counts the lease from the
-	// Claim: leased for a quarter more, it has at least a whole lease left
-	// then, as a change the Claim leases itself.
+	// A change leased here is leased for the Feed's lease, no longer: an
+	// instance that dies before a Claim hands it over holds it that long,
+	// as WithLease says. It waits up to a quarter of it for a Claim (older,
+	// the Claim renews it), so it has three quarters left at least when
+	// handed over: its Feed renews it a third of a lease after its Claim.
 	w.sent = time.Now()
-	w.args = []any{rw.kinds, rw.ids, rw.version, rw.records, c.kinds, c.ids, c.seqs, c.data, c.lease, w.tok, (lease + lease/4).Microseconds(), rw.put}
+	w.args = []any{rw.kinds, rw.ids, rw.version, rw.records, c.kinds, c.ids, c.seqs, c.data, c.lease, w.tok, lease.Microseconds(), rw.put}
 	return w
 }
 

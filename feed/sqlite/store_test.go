@@ -231,3 +231,25 @@ func TestAQueuedWriteAnswersWhenItsContextEnds(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, cs, "the dropped write queued changes")
 }
+
+// A Job's next change is handed over once the one before it is
+// acknowledged, by the handler's return or in its transaction
+// (TxHandler), not at the next poll.
+func TestTheNextChangeIsHandedOverAtOnce(t *testing.T) {
+	t.Parallel()
+	for _, tx := range []bool{false, true} {
+		t.Run(map[bool]string{false: "Handler", true: "TxHandler"}[tx], func(t *testing.T) {
+			t.Parallel()
+			s := open(t, filepath.Join(t.TempDir(), "feed.db"))
+			t.Cleanup(func() { s.Close() })
+			var wrap func(feed.Handler) feed.Handler
+			if tx {
+				wrap = func(h feed.Handler) feed.Handler {
+					return s.TxHandler(func(ctx context.Context, _ *sql.Tx, c *feed.Change) error { return h(ctx, c) })
+				}
+			}
+			at := feedtest.Follow(t, s, 1, wrap, time.Second)
+			t.Logf("one copy revealing three changes: handed over at %v", at)
+		})
+	}
+}
