@@ -216,7 +216,9 @@ func (l *listener) handle(ctx context.Context, c *feed.Change) error {
 
 // post sends one delivery and answers the receiver's status.
 func (l *listener) post(ctx context.Context, body []byte, rebuilt bool) (int, error) {
-	ctx, cancel := context.WithTimeout(ctx, l.timeout)
+	// Not cancelled by Ctrl-C: a delivery under way finishes, so that one the receiver
+	// acknowledges is acknowledged in the feed too, and not repeated after a restart.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), l.timeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, l.to, bytes.NewReader(body))
 	if err != nil {

@@ -26,6 +26,10 @@ import (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-ctx.Done()
+		stop() // a second Ctrl-C kills at once, while deliveries under way finish
+	}()
 	code := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
@@ -114,6 +118,7 @@ Exit status: 0 on success, 1 when the API, the network or the receiver failed, 2
 		SilenceErrors:     true,
 		CompletionOptions: cobra.CompletionOptions{DisableDefaultCmd: true},
 		Args:              usageArgs(cobra.NoArgs),
+		RunE:              showHelp,
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	e.conn.register(root)
@@ -145,3 +150,6 @@ func runE(fn func(cmd *cobra.Command, args []string) error) func(*cobra.Command,
 		return runError{err}
 	}
 }
+
+// showHelp is the function of the commands that only group others: it prints their help.
+func showHelp(cmd *cobra.Command, _ []string) error { return cmd.Help() }

@@ -70,6 +70,7 @@ func (e *env) resourceCommand(r resource) *cobra.Command {
 		Short: "Read " + r.what + ": list, get",
 		Long:  r.name + " reads " + r.what + " from the API: list walks every page, get reads one by its id.",
 		Args:  usageArgs(cobra.NoArgs),
+		RunE:  showHelp,
 	}
 	var output string
 	group.PersistentFlags().StringVarP(&output, "output", "o", "table", "table (for people) or json (one record per line, as the API sent it)")
