@@ -27,7 +27,7 @@ func readmeFeed(ctx context.Context, client *workforce.Client, secretKey string)
 		return err
 	}
 	http.Handle("/webhooks", f) // verifies each delivery, stores it, then answers 204
-	return f.Run(ctx)           // hands changes over; syncs every five minutes, the safety net
+	return f.Run(ctx)           // hands changes over; syncs every minute, the safety net
 }
 
 var _ = readmeFeed // compiled, not run: it would serve on the default mux
