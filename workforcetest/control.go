@@ -45,7 +45,7 @@ DELETE /_fake/faults                               ClearFaults: forget the fault
 GET    /_fake/latency                              Latency -> {"latency_ms": N}
 POST   /_fake/latency?ms=N                         SetLatency, 0 for none -> {"latency_ms": N}
 GET    /_fake/requests                             Requests -> {"requests": [{"method", "path", "query", "header",
-                                                   "body" (as text), "body_size", "time"}]}
+                                                   "body" (as text), "body_size", "time", "status"}]}
 DELETE /_fake/requests                             ResetRequests -> {}
 GET    /_fake/seed                                 Seed -> {"customer_id": 11, ...}
 GET    /_fake/openapi.yaml                         The API's OpenAPI 3.1 document (package openapi), as YAML
