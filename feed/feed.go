@@ -48,11 +48,12 @@ type Feed struct {
 	fromNow   bool // WithStartFromNow
 	startMu   sync.Mutex
 	startedAt time.Time // the stored start, once read
+	firstUse  time.Time // when Run began, or the first ingest or sync before it: the local instant the start stands for
 
 	wakeup   chan struct{}
 	running  atomic.Bool
-	syncMu   sync.Mutex                      // one sync at a time in this Feed
-	progress map[string]*workforce.SyncState // by mark, under syncMu (WithSyncOptions' Progress)
+	syncing  chan struct{}                   // holds a token while this Feed syncs: one sync at a time
+	progress map[string]*workforce.SyncState // by mark, while syncing holds its token (WithSyncOptions' Progress)
 	stats    counters
 }
 
@@ -122,7 +123,7 @@ func WithLogger(l *slog.Logger) Option { return func(f *Feed) { f.logger = l } }
 func New(client *workforce.Client, secretKey string, h Handler, opts ...Option) (*Feed, error) {
 	f := &Feed{handler: h, client: client, workers: 4, lease: time.Minute, poll: time.Second,
 		syncEvery: time.Minute, retryMin: time.Second, retryMax: 5 * time.Minute,
-		now: time.Now, wakeup: make(chan struct{}, 1)}
+		now: time.Now, wakeup: make(chan struct{}, 1), syncing: make(chan struct{}, 1)}
 	for _, o := range opts {
 		if o != nil {
 			o(f)

@@ -27,6 +27,14 @@ func (f *Feed) Run(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var wg sync.WaitGroup
+	if f.fromNow {
+		f.useStart()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f.takeStart(ctx)
+		}()
+	}
 	if w, ok := f.store.(Waker); ok {
 		wg.Add(1)
 		go func() {

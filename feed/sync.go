@@ -37,8 +37,10 @@ func (f *Feed) Sync(ctx context.Context) error {
 	if f.client == nil {
 		return ErrNoClient
 	}
-	f.syncMu.Lock()
-	defer f.syncMu.Unlock()
+	if err := f.takeSyncing(ctx); err != nil {
+		return err
+	}
+	defer f.releaseSyncing()
 	if l, ok := f.store.(SyncLocker); ok {
 		unlock, ok, err := l.TryLockSync(ctx)
 		switch {
@@ -64,8 +66,10 @@ func (f *Feed) SyncNow(ctx context.Context) error {
 	if f.client == nil {
 		return ErrNoClient
 	}
-	f.syncMu.Lock()
-	defer f.syncMu.Unlock()
+	if err := f.takeSyncing(ctx); err != nil {
+		return err
+	}
+	defer f.releaseSyncing()
 	unlock, err := f.waitSyncLock(ctx)
 	if err != nil {
 		return fmt.Errorf("feed: taking the sync lock: %w", err)
@@ -73,6 +77,19 @@ func (f *Feed) SyncNow(ctx context.Context) error {
 	defer unlock()
 	return f.sync(ctx)
 }
+
+// takeSyncing waits for this Feed's syncs before it to end, or for ctx to.
+func (f *Feed) takeSyncing(ctx context.Context) error {
+	select {
+	case f.syncing <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// releaseSyncing lets the next of this Feed's syncs begin.
+func (f *Feed) releaseSyncing() { <-f.syncing }
 
 // waitSyncLock takes the store's sync lock when it has one, waiting for
 // it; it answers the func that releases it.
@@ -174,7 +191,7 @@ func (f *Feed) syncKind(ctx context.Context, mark string, sync func(wm *time.Tim
 // syncOptions answers the options of the sync kept under mark: those of
 // WithSyncOptions, with a Progress of that resource's own (kept in memory
 // by the Feed) when they have one, since a state serves one resource and
-// watermark. The caller holds f.syncMu.
+// watermark. The caller holds f.syncing's token.
 func (f *Feed) syncOptions(mark string) *workforce.SyncOptions {
 	if f.syncOpts == nil || f.syncOpts.Progress == nil {
 		return f.syncOpts

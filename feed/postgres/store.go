@@ -234,12 +234,11 @@ func (s *Store) TxHandler(fn func(ctx context.Context, tx pgx.Tx, c *feed.Change
 		if !ok {
 			return fmt.Errorf("%w: %s %d #%d is not claimed by this store", feed.ErrLeaseLost, c.Kind, c.ResourceID, c.Seq)
 		}
-		next := false // a later change of the resource is queued
 		err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-			err := tx.QueryRow(ctx, `DELETE FROM workforce_feed_changes c
-				WHERE kind = $1 AND id = $2 AND seq = $3 AND lease_token = $4
-				RETURNING EXISTS (SELECT 1 FROM workforce_feed_changes x WHERE x.kind = c.kind AND x.id = c.id AND x.seq > c.seq)`,
-				string(c.Kind), c.ResourceID, c.Seq, tok).Scan(&next)
+			var seq int64
+			err := tx.QueryRow(ctx, `DELETE FROM workforce_feed_changes
+				WHERE kind = $1 AND id = $2 AND seq = $3 AND lease_token = $4 RETURNING seq`,
+				string(c.Kind), c.ResourceID, c.Seq, tok).Scan(&seq)
 			if errors.Is(err, pgx.ErrNoRows) {
 				return lost(feed.Claim{Resource: k.r, Seq: k.seq})
 			}
@@ -260,7 +259,9 @@ func (s *Store) TxHandler(fn func(ctx context.Context, tx pgx.Tx, c *feed.Change
 			// The resource's next change is claimable now: the next Claim
 			// (the Feed's, as this handler returns) asks the database, as
 			// after an Ack, instead of waiting for its recheck or the poll.
-			s.dirty = s.dirty || next
+			// Also when the delete saw no later change: one may have been
+			// queued while fn ran, unseen by the delete's snapshot.
+			s.dirty = true
 		}
 		s.mu.Unlock()
 		return err
