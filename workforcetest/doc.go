@@ -168,14 +168,9 @@
 // Requests they may not create. Customers and Badges are not limited (CONTRACT §7 does not
 // limit them): both pools read and write the same ones.
 //
-// The Users a Job embeds (worker, employer) follow what GET /users shows the key: for the Public
-// Pool the Worker while it has an active Job on one of the pool's Job Requests (see Users below),
-// the Employer never. A User the key may not see is embedded as null, in show and list answers
-// and in the webhooks of the pool's Jobs alike; the Job keeps its worker_id. (The real API's
-// behaviour here is undocumented: null is our choice, and the SDK takes a Job with or without
-// its Users.) The live API sends no worker_id (CONTRACT §10), so there such a Job would carry
-// no Worker id at all: a Public Pool consumer should keep the Worker's id while it sees it,
-// rather than rely on worker_id, which the fake sends only because the contract keeps it.
+// A Job embeds its Worker and its Job Request's Employer (worker, employer) whoever asks, as every
+// real Job does (CONTRACT §10.1): the Public Pool's Jobs too, in show and list answers and in
+// webhooks, even once GET /users hides that Worker from the Public Pool (see Users below).
 //
 // # Customers
 //
