@@ -62,8 +62,9 @@
 // update", "errors": {"state": [...]}}, and a PATCH that changes nothing leaves updated_at and
 // the transitions alone. Every write takes its parameters wrapped in the resource's name
 // ({"job": {...}}, or job[worker_id]=… in a form) or flat ({"worker_id": …}), as the live API
-// (Rails) does. Every error answers {"status": N, "error": "..."}; an unknown route the live
-// API's {"status": 404, "error": "Not Found"}. A request body must arrive
+// (Rails) does. Every error answers {"status": N, "error": "..."}, a 422 with "errors" too (on
+// "base" when no field is to blame); an unknown route the live API's {"status": 404, "error":
+// "Not Found"}. A request body must arrive
 // within 30 seconds and an answer be written within a minute; a Delay fault lifts both limits
 // for its request. Server.ExpireTokens expires every token without moving the clock.
 //

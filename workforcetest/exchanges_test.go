@@ -146,3 +146,15 @@ func TestExchangeLogRefusesAMissingDirectory(t *testing.T) {
 	require.Error(t, err)
 	assert.True(t, strings.Contains(err.Error(), "exchange log"), err)
 }
+
+// TestEvery422NamesAField checks that a 422 whose refusal names no field (a Worker applying to a
+// Job Request without the pending workflow) still carries "errors", on "base" as Rails puts it.
+func TestEvery422NamesAField(t *testing.T) {
+	t.Parallel()
+	f := newFake(t)
+	seed := f.Seed()
+	status, body := f.control(http.MethodPost, "job_requests/"+itoa(seed.JobRequest1099ID)+"/apply",
+		"worker_id", itoa(seed.WorkerIDs[4]))
+	require.Equal(t, http.StatusUnprocessableEntity, status, body)
+	assert.Contains(t, fieldErrors(t, body), "base")
+}
