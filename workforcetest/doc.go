@@ -70,13 +70,13 @@
 //
 // # Checking exchanges against the OpenAPI document
 //
-// WithExchangeLog(dir) makes a fake append every API exchange it answers to a file of its own in
-// dir, one JSON Exchange a line (secrets replaced by "[REDACTED]"); NewServer does so by itself
-// when the environment variable WORKFORCE_CONTRACT_LOG names a directory. A test run with it set
-// leaves every request and answer of every fake, which an OpenAPI validator can then hold to the
-// document of package openapi (this project's CI does, in internal/contract). The answers of
-// injected faults carry the header X-Fake-Fault: injected, so that the check can leave out the
-// test's own answers.
+// WithExchangeLog(dir) makes a fake append every API exchange it answers, and every webhook it
+// delivers, to a file of its own in dir, one JSON Exchange a line (secrets replaced by
+// "[REDACTED]"); NewServer does so by itself when the environment variable
+// WORKFORCE_CONTRACT_LOG names a directory. A test run with it set leaves every request and
+// answer of every fake, which an OpenAPI validator can then hold to the document of package
+// openapi (this project's CI does, in internal/contract). The answers of injected faults carry
+// the header X-Fake-Fault: injected, so that the check can leave out the test's own answers.
 //
 // # Answers
 //

@@ -29,8 +29,9 @@ const FaultHeader = "X-Fake-Fault"
 // exchange marked Truncated.
 const maxExchangeBody = 4 << 20
 
-// Exchange is one API request (under /api_v2/) and the fake's answer to it, as WithExchangeLog
-// writes it: one JSON object a line. Secrets are replaced by "[REDACTED]" wherever they stand (the
+// Exchange is one API request (under /api_v2/) and the fake's answer to it, or one webhook
+// delivery the fake made and the receiver's answer (Webhook), as WithExchangeLog writes it: one
+// JSON object a line. Secrets are replaced by "[REDACTED]" wherever they stand (the
 // token's value in the query and the body, keys, passwords; see Request), so that a token is still
 // there, and a key still a string. Bodies are JSON strings of base64, exactly as sent.
 type Exchange struct {
@@ -52,15 +53,19 @@ type Exchange struct {
 	ResponseBody []byte `json:"response_body"`
 	// Truncated tells that a body was longer than 4 MiB and only its start is kept.
 	Truncated bool `json:"truncated,omitempty"`
+	// Webhook tells that the fake sent the request, a webhook delivery (its body the change,
+	// signed in X-Service-Webhook-Token), and a receiver answered it: ResponseBody is empty.
+	Webhook bool `json:"webhook,omitempty"`
 }
 
 // Fault tells whether an injected fault wrote the answer.
 func (e Exchange) Fault() bool { return e.ResponseHeader.Get(FaultHeader) != "" }
 
 // WithExchangeLog makes the fake append every API exchange it answers (not the control API's,
-// nor a request whose connection a fault dropped) to a file of its own that it creates in dir,
-// named exchanges-*.jsonl, one Exchange a line. "" logs nothing. Start fails when the file cannot
-// be created; NewServer also fails the test when a line could not be written.
+// nor a request whose connection a fault dropped), and every webhook delivery a receiver
+// answered, to a file of its own that it creates in dir, named exchanges-*.jsonl, one Exchange a
+// line. "" logs nothing. Start fails when the file cannot be created; NewServer also fails the
+// test when a line could not be written.
 func WithExchangeLog(dir string) Option { return func(c *config) { c.exchangeLog = dir } }
 
 // exchangeLog writes the exchanges of one fake to its file.

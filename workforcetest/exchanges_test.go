@@ -7,6 +7,7 @@ import (
 	"io"
 	"mime/multipart"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -157,4 +158,36 @@ func TestEvery422NamesAField(t *testing.T) {
 		"worker_id", itoa(seed.WorkerIDs[4]))
 	require.Equal(t, http.StatusUnprocessableEntity, status, body)
 	assert.Contains(t, fieldErrors(t, body), "base")
+}
+
+// TestExchangeLogKeepsWebhookDeliveries checks that a webhook delivery a receiver answered is
+// logged as sent, marked Webhook, with the receiver's status.
+func TestExchangeLogKeepsWebhookDeliveries(t *testing.T) {
+	t.Parallel()
+	receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.WriteHeader(http.StatusAccepted)
+	}))
+	t.Cleanup(receiver.Close)
+	dir := t.TempDir()
+	f := newFake(t, workforcetest.WithExchangeLog(dir), workforcetest.WithWebhookReceiver(receiver.URL+"/hooks"))
+	job := f.createJob(f.Seed().WorkerIDs[4], f.Seed().JobRequest1099ID)
+	require.NoError(t, f.WaitWebhooks(t.Context()))
+	f.Close()
+	var hooks []workforcetest.Exchange
+	for _, e := range readExchanges(t, dir) {
+		if e.Webhook {
+			hooks = append(hooks, e)
+		}
+	}
+	require.NotEmpty(t, hooks)
+	var found bool
+	for _, e := range hooks {
+		assert.Equal(t, "POST /hooks", e.Method+" "+e.Path)
+		assert.Equal(t, http.StatusAccepted, e.Status)
+		assert.NotEmpty(t, e.RequestHeader.Get("X-Service-Webhook-Token"))
+		var body struct{ Job obj }
+		require.NoError(t, json.Unmarshal(e.RequestBody, &body))
+		found = found || body.Job["id"] == job["id"]
+	}
+	assert.True(t, found, "the new Job's delivery is logged")
 }

@@ -204,7 +204,7 @@ func Start(opts ...Option) (*Server, error) {
 	s.mux, s.unrouted = s.newMux()
 	ctx, cancel := context.WithCancel(context.Background())
 	s.cancel = cancel
-	s.hooks = newHooks(ctx, s.clock)
+	s.hooks = newHooks(ctx, s.clock, s.exchanges)
 	if cfg.chaos != nil {
 		_ = s.SetWebhookChaos(*cfg.chaos) // checked above
 	}

@@ -41,16 +41,18 @@ func (c *Contract) CheckExchange(req *http.Request, reqBody []byte, status int, 
 // LogReport is what CheckLog found in a directory of exchange logs.
 type LogReport struct {
 	Files      int         // the logs read
-	Checked    int         // the exchanges checked
+	Checked    int         // the exchanges checked, webhook deliveries included
+	Webhooks   int         // the webhook deliveries checked
 	Faults     int         // the answers of injected faults, not checked
 	Truncated  int         // the exchanges with a body cut short in the log, not checked
 	Violations []Violation // in no particular order (Summary sorts them)
 }
 
 // CheckLog checks every exchange that fakes logged in dir (workforcetest.WithExchangeLog: the
-// files exchanges-*.jsonl, one workforcetest.Exchange a line), as CheckExchange does, leaving
-// out HEAD requests (answered as GET without a body), the answers of injected faults and the
-// exchanges whose bodies the log cut. It checks on every CPU.
+// files exchanges-*.jsonl, one workforcetest.Exchange a line), as CheckExchange does, and every
+// webhook delivery as CheckWebhook does, leaving out HEAD requests (answered as GET without a
+// body), the answers of injected faults and the exchanges whose bodies the log cut. It checks on
+// every CPU.
 func (c *Contract) CheckLog(dir string) (LogReport, error) {
 	var report LogReport
 	files, err := filepath.Glob(filepath.Join(dir, "exchanges-*.jsonl"))
@@ -79,6 +81,10 @@ func (c *Contract) CheckLog(dir string) (LogReport, error) {
 				report.Faults++
 			case e.Truncated:
 				report.Truncated++
+			case e.Webhook:
+				report.Checked++
+				report.Webhooks++
+				todo <- e
 			default:
 				report.Checked++
 				todo <- e
@@ -120,6 +126,12 @@ func readLog(name string, each func(workforcetest.Exchange)) error {
 
 // checkLogged checks one logged exchange.
 func (c *Contract) checkLogged(e workforcetest.Exchange) []Violation {
+	if e.Webhook {
+		if err := c.CheckWebhook(e.RequestHeader, e.RequestBody); err != nil {
+			return []Violation{{Method: e.Method, Path: e.Path, Status: e.Status, Side: "webhook", Err: err}}
+		}
+		return nil
+	}
 	u := &url.URL{Scheme: "http", Host: "127.0.0.1", Path: e.Path, RawQuery: e.Query}
 	req, err := http.NewRequest(e.Method, u.String(), bytes.NewReader(e.RequestBody))
 	if err != nil {

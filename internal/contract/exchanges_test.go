@@ -25,8 +25,8 @@ func get(t *testing.T, srv *workforcetest.Server, path string) int {
 }
 
 // TestCheckLogFindsWhatBreaksTheDocument checks a directory of exchange logs: a fake's own
-// (a good answer, a fault's teapot left out) and a log holding an answer and a 2xx request that
-// break the document, each found and summed up once.
+// (a good answer, a fault's teapot left out) and a log holding answers, a 2xx request and a
+// webhook delivery that break the document, each found, and each kind summed up once.
 func TestCheckLogFindsWhatBreaksTheDocument(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -48,6 +48,8 @@ func TestCheckLogFindsWhatBreaksTheDocument(t *testing.T) {
 		{Method: http.MethodPatch, Path: "/api_v2/jobs/7", Query: "token=[REDACTED]", Status: http.StatusOK,
 			RequestHeader: http.Header{"Content-Type": {"application/json"}}, RequestBody: []byte(`{"actual_duration": "ninety"}`),
 			ResponseHeader: http.Header{"Content-Type": {"application/json"}}, ResponseBody: []byte(`{"job": {"id": 7}}`)},
+		{Webhook: true, Method: http.MethodPost, Path: "/hooks", Status: http.StatusOK,
+			RequestHeader: http.Header{"Content-Type": {"application/json"}}, RequestBody: []byte(`{"job": {"id": 7}}`)},
 	}
 	var lines []string
 	for _, e := range bad {
@@ -62,17 +64,19 @@ func TestCheckLogFindsWhatBreaksTheDocument(t *testing.T) {
 	report, err := c.CheckLog(dir)
 	require.NoError(t, err)
 	assert.Equal(t, 2, report.Files)
-	assert.Equal(t, 5, report.Checked, "the fake's good answer and the four made")
+	assert.Equal(t, 6, report.Checked, "the fake's good answer and the five made")
+	assert.Equal(t, 1, report.Webhooks)
 	assert.Equal(t, 1, report.Faults, "the teapot is the test's own")
 	sides := map[string]int{}
 	for _, v := range report.Violations {
 		sides[v.Side]++
 	}
-	assert.Equal(t, map[string]int{"response": 3, "request": 1}, sides,
-		"two bad answers, the 2xx's request and its answer; a refused request answered 422 is no violation")
+	assert.Equal(t, map[string]int{"response": 3, "request": 1, "webhook": 1}, sides,
+		"two bad answers, the 2xx's request and its answer, a webhook without its signature and its Job's keys; "+
+			"a refused request answered 422 is no violation")
 
 	summary := c.Summary(report.Violations)
-	require.Len(t, summary, 3, "the two bad infos are one kind")
+	require.Len(t, summary, 4, "the two bad infos are one kind")
 	assert.True(t, strings.HasPrefix(summary[0], "2× GET /api_v2/info -> 200: response: "), summary[0])
 	assert.Contains(t, strings.Join(summary, "\n"), `PATCH /api_v2/jobs/{id} -> 200: request: `)
 	assert.Contains(t, strings.Join(summary, "\n"), `"{\"actual_duration\": \"ninety\"}"`, "what was sent shows")

@@ -17,8 +17,9 @@ const checkEnv = "WORKFORCE_CONTRACT_CHECK"
 
 // TestRecordedExchangesKeepTheContract holds every exchange the suite's fakes logged (run the
 // tests with WORKFORCE_CONTRACT_LOG naming a directory, then this test with
-// WORKFORCE_CONTRACT_CHECK naming it) to the document: every answer, and every request answered
-// with a 2xx. Injected faults' answers are left out: they are the tests' own.
+// WORKFORCE_CONTRACT_CHECK naming it) to the document: every answer, every request answered
+// with a 2xx, every webhook delivered. Injected faults' answers are left out: they are the tests'
+// own.
 func TestRecordedExchangesKeepTheContract(t *testing.T) {
 	dir := os.Getenv(checkEnv)
 	if dir == "" {
@@ -28,8 +29,8 @@ func TestRecordedExchangesKeepTheContract(t *testing.T) {
 	require.NoError(t, err)
 	report, err := c.CheckLog(dir)
 	require.NoError(t, err)
-	t.Logf("%d exchanges checked in %d logs; %d answers of injected faults and %d cut exchanges left out",
-		report.Checked, report.Files, report.Faults, report.Truncated)
+	t.Logf("%d exchanges checked in %d logs (%d webhook deliveries); %d answers of injected faults and %d cut exchanges left out",
+		report.Checked, report.Files, report.Webhooks, report.Faults, report.Truncated)
 	require.NotZero(t, report.Checked, "no exchange logged in %s: were the tests run with WORKFORCE_CONTRACT_LOG=%[1]s?", dir)
 	lines := c.Summary(report.Violations)
 	for i, line := range lines {
