@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"iter"
 	"net/http"
+	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -310,6 +311,34 @@ func TestInfoSendsNoToken(t *testing.T) {
 	assert.Contains(t, string(info.Raw), `"version": "2.1"`, "unmodelled fields stay reachable")
 	assert.Empty(t, got.req.URL.RawQuery)
 	assert.Zero(t, m.auths.Load())
+}
+
+// TestInfoKeepsTheRealKeys decodes the real answer of GET /info (testdata/realworld/info.json):
+// every key it holds has its field, release_version and deploy null; a set one is kept as text,
+// and one of another form leaves its field nil, with a Warning, and stays in Raw.
+func TestInfoKeepsTheRealKeys(t *testing.T) {
+	t.Parallel()
+	real, err := os.ReadFile("testdata/realworld/info.json")
+	require.NoError(t, err)
+	c, m := newMock(t)
+	m.RegisterResponder(http.MethodGet, mockBase+"/api_v2/info", httpmock.NewBytesResponder(200, real))
+	info, resp, err := c.Info.Get(context.Background())
+	require.NoError(t, err)
+	assert.Empty(t, resp.Warnings)
+	assert.Equal(t, workforce.Info{UTCTimeNow: info.UTCTimeNow, Environment: "production", RailsEnvironment: "production",
+		RackEnvironment: "production", Raw: info.Raw}, *info, "release_version and deploy null: nil")
+	assert.Equal(t, time.Date(2026, 8, 5, 12, 0, 0, 0, time.UTC), info.UTCTimeNow.UTC())
+
+	m.RegisterResponder(http.MethodGet, mockBase+"/api_v2/info", httpmock.NewStringResponder(200,
+		`{"utc_time_now": "2026-08-05T12:00:00.000Z", "release_version": "v812", "deploy": {"sha": "4f2a"}}`))
+	info, resp, err = c.Info.Get(context.Background())
+	require.NoError(t, err)
+	assert.Equal(t, workforce.Ptr("v812"), info.ReleaseVersion)
+	assert.Nil(t, info.Deploy, "an object is no text")
+	if assert.Len(t, resp.Warnings, 1) {
+		assert.Equal(t, "deploy", resp.Warnings[0].Field)
+	}
+	assertKept(t, info.Raw, "deploy", `{"sha": "4f2a"}`)
 }
 
 func TestResponseURLHoldsNoToken(t *testing.T) {

@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -521,9 +522,10 @@ func postable(srv *workforcetest.Server, name string, slots int) *workforce.JobR
 func jobRequestID(jr *workforce.JobRequest) int64 { return jr.ID }
 
 // startFake starts the in-memory fake API for an example; examples on
-// pkg.go.dev run against it so that their output is real.
+// pkg.go.dev run against it so that their output is real. It logs its exchanges where
+// NewServer would (WORKFORCE_CONTRACT_LOG), for the check of the suite against the document.
 func startFake() (*workforcetest.Server, *workforce.Client) {
-	srv, err := workforcetest.Start()
+	srv, err := workforcetest.Start(workforcetest.WithExchangeLog(os.Getenv(workforcetest.ExchangeLogEnv)))
 	if err != nil {
 		log.Fatal(err)
 	}

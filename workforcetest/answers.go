@@ -134,18 +134,22 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	_, _ = w.Write(data)
 }
 
-// writeError answers err as {"status": N, "error": "..."} (with "errors" on a 422), the status
-// first, as the live API's 404 (CONTRACT §10.1).
+// writeError answers err as {"status": N, "error": "..."} (with "errors" on a 422: a 422 naming
+// no field names "base", as Rails does), the status first, as the live API's 404 (CONTRACT §10.1).
 func writeError(w http.ResponseWriter, err error) {
 	var ae *apiError
 	if !errors.As(err, &ae) {
 		ae = errorf(http.StatusInternalServerError, "internal error: %v", err)
 	}
+	fields := ae.fields
+	if ae.status == http.StatusUnprocessableEntity && len(fields) == 0 {
+		fields = map[string][]string{"base": {ae.Error()}}
+	}
 	body := struct {
 		Status int                 `json:"status"`
 		Error  string              `json:"error"`
 		Errors map[string][]string `json:"errors,omitempty"`
-	}{Status: ae.status, Error: ae.Error(), Errors: ae.fields}
+	}{Status: ae.status, Error: ae.Error(), Errors: fields}
 	writeJSON(w, ae.status, body)
 }
 

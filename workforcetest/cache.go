@@ -72,13 +72,8 @@ type jobMiss struct {
 	r     rendering
 }
 
-// jobEntry returns the entry of the Job with id (which exists) as a token of pool p sees it. The
-// Public Pool's are rendered for it, uncached: what it sees of a Job's Worker moves with the clock.
-func (v view) jobEntry(id int64, p pool) jobEntry {
-	if p == poolPublic {
-		j, _ := v.job(id)
-		return jobEntry{miss: &jobMiss{value: renderJobFor(v, j, p)}}
-	}
+// jobEntry returns the entry of the Job with id (which exists): every token sees a Job alike.
+func (v view) jobEntry(id int64) jobEntry {
 	c := v.st.renders[id-firstJobID]
 	if json := c.current(v.now()); json != nil {
 		return jobEntry{cached: json}

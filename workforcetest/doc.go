@@ -62,10 +62,21 @@
 // update", "errors": {"state": [...]}}, and a PATCH that changes nothing leaves updated_at and
 // the transitions alone. Every write takes its parameters wrapped in the resource's name
 // ({"job": {...}}, or job[worker_id]=… in a form) or flat ({"worker_id": …}), as the live API
-// (Rails) does. Every error answers {"status": N, "error": "..."}; an unknown route the live
-// API's {"status": 404, "error": "Not Found"}. A request body must arrive
+// (Rails) does. Every error answers {"status": N, "error": "..."}, a 422 with "errors" too (on
+// "base" when no field is to blame); an unknown route the live API's {"status": 404, "error":
+// "Not Found"}. A request body must arrive
 // within 30 seconds and an answer be written within a minute; a Delay fault lifts both limits
 // for its request. Server.ExpireTokens expires every token without moving the clock.
+//
+// # Checking exchanges against the OpenAPI document
+//
+// WithExchangeLog(dir) makes a fake append every API exchange it answers, and every webhook it
+// delivers, to a file of its own in dir, one JSON Exchange a line (secrets replaced by
+// "[REDACTED]"); NewServer does so by itself when the environment variable
+// WORKFORCE_CONTRACT_LOG names a directory. A test run with it set leaves every request and
+// answer of every fake, which an OpenAPI validator can then hold to the document of package
+// openapi (this project's CI does, in internal/contract). The answers of injected faults carry
+// the header X-Fake-Fault: injected, so that the check can leave out the test's own answers.
 //
 // # Answers
 //
@@ -158,14 +169,9 @@
 // Requests they may not create. Customers and Badges are not limited (CONTRACT §7 does not
 // limit them): both pools read and write the same ones.
 //
-// The Users a Job embeds (worker, employer) follow what GET /users shows the key: for the Public
-// Pool the Worker while it has an active Job on one of the pool's Job Requests (see Users below),
-// the Employer never. A User the key may not see is embedded as null, in show and list answers
-// and in the webhooks of the pool's Jobs alike; the Job keeps its worker_id. (The real API's
-// behaviour here is undocumented: null is our choice, and the SDK takes a Job with or without
-// its Users.) The live API sends no worker_id (CONTRACT §10), so there such a Job would carry
-// no Worker id at all: a Public Pool consumer should keep the Worker's id while it sees it,
-// rather than rely on worker_id, which the fake sends only because the contract keeps it.
+// A Job embeds its Worker and its Job Request's Employer (worker, employer) whoever asks, as every
+// real Job does (CONTRACT §10.1): the Public Pool's Jobs too, in show and list answers and in
+// webhooks, even once GET /users hides that Worker from the Public Pool (see Users below).
 //
 // # Customers
 //

@@ -11,7 +11,9 @@ import (
 
 // Fault is a scripted failure, played instead of (or before) the normal answer to the next
 // Times requests that match Method and Path. Faults are played in the order they were injected.
-// The JSON names are those of the control API (POST /_fake/faults), which takes Delay as delay_ms.
+// A fault's answer carries the header X-Fake-Fault: injected (FaultHeader), so that a check of
+// the answers against the OpenAPI document can leave out the test's own. The JSON names are those
+// of the control API (POST /_fake/faults), which takes Delay as delay_ms.
 type Fault struct {
 	// Method is the HTTP method to match; "" matches any.
 	Method string `json:"method"`
@@ -124,6 +126,7 @@ func playAfter(w http.ResponseWriter, f *Fault, status int, body []byte) {
 		drop(w)
 		return
 	}
+	w.Header().Set(FaultHeader, "injected")
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(status)
@@ -136,6 +139,7 @@ func playAfter(w http.ResponseWriter, f *Fault, status int, body []byte) {
 func drop(w http.ResponseWriter) {
 	conn, _, err := http.NewResponseController(w).Hijack()
 	if err != nil { // not HTTP/1: the closest thing is an answer the client cannot mistake
+		w.Header().Set(FaultHeader, "injected")
 		writeError(w, errorf(http.StatusBadGateway, "connection dropped"))
 		return
 	}
@@ -145,8 +149,9 @@ func drop(w http.ResponseWriter) {
 // faultMessage is the error of a fault's answer without a Body.
 const faultMessage = "fault injected by workforcetest"
 
-// writeFault answers f.Status with f's headers and body.
+// writeFault answers f.Status with f's headers and body, marked with FaultHeader.
 func writeFault(w http.ResponseWriter, f Fault) {
+	w.Header().Set(FaultHeader, "injected")
 	if f.Status < 100 || f.Status > 599 {
 		writeError(w, errorf(http.StatusInternalServerError, "the injected fault's status %d is not an HTTP status", f.Status))
 		return

@@ -167,21 +167,6 @@ func renderJob(v view, j *job) jobJSON {
 	return out
 }
 
-// renderJobFor writes j as a token of pool p sees it: its Worker and Employer are embedded only
-// when GET /users would show them to that token, and are null otherwise (the Public Pool sees
-// an Employer never, a Worker while it has an active Job on a Job Request of the pool's).
-func renderJobFor(v view, j *job, p pool) jobJSON {
-	out := renderJob(v, j)
-	if p != poolPublic {
-		return out
-	}
-	if u, ok := v.user(j.workerID); !ok || !userVisible(v, u, p) {
-		out.Worker = nil
-	}
-	out.Employer = nil // an Employer is never visible to the Public Pool (userVisible)
-	return out
-}
-
 // listJobs serves GET /api_v2/jobs: the visible Jobs that pass the filters, newest first, one
 // page. Under the read lock it finds the page's Jobs through the index and takes each one's
 // cached JSON, or renders those whose JSON is not cached; the JSON is written and the page
@@ -201,7 +186,7 @@ func (s *Server) listJobs(c *call) (any, error) {
 		ids := listed(&v.st.jobs, v.st.jobIndex, sels, pg)
 		out = make([]jobEntry, len(ids))
 		for i, id := range ids {
-			out[i] = v.jobEntry(id, c.pool)
+			out[i] = v.jobEntry(id)
 		}
 		return nil
 	})
@@ -237,7 +222,7 @@ func (s *Server) getJob(c *call) (any, error) {
 		if _, err := visibleJob(v, id, c.pool); err != nil {
 			return err
 		}
-		e = v.jobEntry(id, c.pool)
+		e = v.jobEntry(id)
 		return nil
 	})
 	if err != nil {
@@ -249,11 +234,10 @@ func (s *Server) getJob(c *call) (any, error) {
 	return rawJSON(buf), nil
 }
 
-// answerJob returns the Job with id as a token of pool p sees it, wrapped as {"job": {...}}:
-// the answer of create and update.
-func answerJob(v view, id int64, p pool) map[string]jobJSON {
+// answerJob returns the Job with id wrapped as {"job": {...}}: the answer of create and update.
+func answerJob(v view, id int64) map[string]jobJSON {
 	j, _ := v.job(id)
-	return map[string]jobJSON{"job": renderJobFor(v, j, p)}
+	return map[string]jobJSON{"job": renderJob(v, j)}
 }
 
 // createJob serves POST /api_v2/jobs and POST /api_v2/jobs/assign: job[worker_id]*,
@@ -273,7 +257,7 @@ func (s *Server) createJob(c *call) (any, error) {
 	err := s.st.write(func(tx *tx) error {
 		id, err := tx.createJob(jobRequestID, workerID, stateFilled, notes, newJobAlways)
 		if err == nil {
-			out = answerJob(tx.view, id, c.pool)
+			out = answerJob(tx.view, id)
 		}
 		return err
 	})
@@ -290,7 +274,7 @@ func (s *Server) updateJob(c *call) (any, error) {
 	err = s.st.write(func(tx *tx) error {
 		err := tx.patchJob(id, c.p)
 		if err == nil {
-			out = answerJob(tx.view, id, c.pool)
+			out = answerJob(tx.view, id)
 		}
 		return err
 	})

@@ -353,12 +353,11 @@ func embedded(t *testing.T, job obj) (worker, employer any) {
 	return w, e
 }
 
-// TestPublicPoolSeesEmbeddedUsersAsUsers checks that the Users embedded in
-// a Job follow what GET /users shows the Public Pool: the Worker while it
-// has an active Job on the pool's Job Requests, then null (the Job keeps
-// worker_id); the Employer never. The Private Pool sees both throughout.
-// Show, list and the webhook of the change agree.
-func TestPublicPoolSeesEmbeddedUsersAsUsers(t *testing.T) {
+// TestJobsEmbedTheirUsersForEveryPool checks that a Job embeds its Worker and its Job Request's
+// Employer whoever asks, as every real Job does (CONTRACT §10.1, P: 50 of 50): the Public Pool
+// too, after its Worker left the Job and GET /users hides that Worker. Show, list, the SDK and
+// the webhook of the change agree.
+func TestJobsEmbedTheirUsersForEveryPool(t *testing.T) {
 	t.Parallel()
 	var mu sync.Mutex
 	var bodies []obj
@@ -373,12 +372,18 @@ func TestPublicPoolSeesEmbeddedUsersAsUsers(t *testing.T) {
 	f := newFake(t, workforcetest.WithWebhookReceiver(receiver.URL))
 	seed := f.Seed()
 	jobPath, workerPath := idPath("jobs", seed.PublicJobID), idPath("users", seed.WorkerIDs[0])
+	bothEmbedded := func(job obj, why string) {
+		t.Helper()
+		worker, employer := embedded(t, job)
+		if assert.IsType(t, obj{}, worker, why) {
+			assert.EqualValues(t, seed.WorkerIDs[0], worker.(obj)["id"], why)
+		}
+		assert.IsType(t, obj{}, employer, why)
+	}
 
 	status, body := f.get(jobPath, f.public)
 	require.Equal(t, http.StatusOK, status)
-	worker, employer := embedded(t, body["job"].(obj))
-	assert.NotNil(t, worker, "the Worker of an active Job is visible")
-	assert.Nil(t, employer, "an Employer never is")
+	bothEmbedded(body["job"].(obj), "an active Job's")
 
 	require.NoError(t, f.WithdrawJob(seed.PublicJobID)) // no longer active
 	status, _ = f.get(workerPath, f.public)
@@ -386,35 +391,25 @@ func TestPublicPoolSeesEmbeddedUsersAsUsers(t *testing.T) {
 
 	status, body = f.get(jobPath, f.public)
 	require.Equal(t, http.StatusOK, status)
-	job := body["job"].(obj)
-	worker, employer = embedded(t, job)
-	assert.Nil(t, worker, "nor is it embedded")
-	assert.Nil(t, employer)
-	assert.EqualValues(t, seed.WorkerIDs[0], job["worker_id"], "the id stays")
-
+	bothEmbedded(body["job"].(obj), "a withdrawn Job's")
 	status, body = f.get("/api_v2/jobs", f.public, "per", "50")
 	require.Equal(t, http.StatusOK, status)
 	for _, j := range body["jobs"].([]any) {
-		worker, employer = embedded(t, j.(obj))
-		assert.Nil(t, worker, "a list agrees")
-		assert.Nil(t, employer)
+		bothEmbedded(j.(obj), "a list agrees")
 	}
-
 	status, body = f.get(jobPath, f.private)
 	require.Equal(t, http.StatusOK, status)
-	worker, employer = embedded(t, body["job"].(obj))
-	assert.NotNil(t, worker, "the Private Pool sees every User")
-	assert.NotNil(t, employer)
-	assert.Equal(t, seed.WorkerIDs[0], int64(worker.(obj)["id"].(float64)))
+	bothEmbedded(body["job"].(obj), "the Private Pool's")
 
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	c, err := f.PublicClient()
 	require.NoError(t, err)
 	sdkJob, _, err := c.Jobs.Get(ctx, seed.PublicJobID)
-	require.NoError(t, err, "the SDK takes a Job without its Users")
-	assert.Nil(t, sdkJob.Worker)
-	assert.Nil(t, sdkJob.Employer)
+	require.NoError(t, err)
+	require.NotNil(t, sdkJob.Worker)
+	assert.Equal(t, seed.WorkerIDs[0], sdkJob.Worker.ID)
+	assert.NotNil(t, sdkJob.Employer)
 
 	require.NoError(t, f.WaitWebhooks(ctx))
 	mu.Lock()
@@ -423,9 +418,7 @@ func TestPublicPoolSeesEmbeddedUsersAsUsers(t *testing.T) {
 	for _, b := range bodies {
 		if j, ok := b["job"].(obj); ok && j["state"] == "withdrawn" && int64(j["id"].(float64)) == seed.PublicJobID {
 			seen = true
-			worker, employer = embedded(t, j)
-			assert.Nil(t, worker, "the webhook of a Public Pool Job agrees")
-			assert.Nil(t, employer)
+			bothEmbedded(j, "the webhook of a Public Pool Job agrees")
 		}
 	}
 	assert.True(t, seen, "the withdrawal was delivered")

@@ -10,6 +10,7 @@ import (
 	"log"
 	"net"
 	"net/http"
+	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -38,6 +39,7 @@ type Server struct {
 	buffers   bufferPool   // the buffers of rawJSON answers
 	latency   atomic.Int64 // what every API request waits, a time.Duration
 	hooks     *hooks
+	exchanges *exchangeLog   // nil: no exchange log
 	mux       *http.ServeMux // the route table's routes, and a catch-all
 	unrouted  http.Handler   // the catch-all: 404 or 405
 	http      *http.Server
@@ -67,6 +69,7 @@ type config struct {
 	private, public           KeyPair       // fixed key pairs; zero: random
 	chaos                     *WebhookChaos // webhook delivery faults
 	middleware                []func(http.Handler) http.Handler
+	exchangeLog               string // the exchange log's directory; "": none
 }
 
 // Option configures Start and NewServer.
@@ -117,15 +120,24 @@ func WithMiddleware(mw func(http.Handler) http.Handler) Option {
 }
 
 // NewServer starts a fake on 127.0.0.1 with a free port and closes it with tb.Cleanup. It fails
-// the test if the server cannot start.
+// the test if the server cannot start. When the environment variable WORKFORCE_CONTRACT_LOG
+// (ExchangeLogEnv) names a directory, the fake logs its exchanges there (WithExchangeLog), unless
+// an option says otherwise.
 func NewServer(tb testing.TB, opts ...Option) *Server {
 	tb.Helper()
-	s, err := Start(opts...)
+	s, err := Start(append([]Option{WithExchangeLog(os.Getenv(ExchangeLogEnv))}, opts...)...)
 	if err != nil {
 		tb.Fatalf("workforcetest: %v", err)
 		return nil
 	}
-	tb.Cleanup(s.Close)
+	tb.Cleanup(func() {
+		s.Close()
+		if s.exchanges != nil {
+			if err := s.exchanges.close(); err != nil {
+				tb.Error(err)
+			}
+		}
+	})
 	return s
 }
 
@@ -166,13 +178,22 @@ func Start(opts ...Option) (*Server, error) {
 		clock:   newClock(cfg.start, cfg.ticking),
 	}
 	var handler http.Handler = http.HandlerFunc(s.serveHTTP)
+	if cfg.exchangeLog != "" {
+		if s.exchanges, err = newExchangeLog(cfg.exchangeLog); err != nil {
+			_ = ln.Close()
+			return nil, err
+		}
+		handler = s.exchanges.middleware(handler)
+	}
 	for i := len(cfg.middleware) - 1; i >= 0; i-- {
 		if cfg.middleware[i] == nil {
 			_ = ln.Close()
+			s.closeExchanges()
 			return nil, errors.New("workforcetest: WithMiddleware was given nil")
 		}
 		if handler = cfg.middleware[i](handler); handler == nil {
 			_ = ln.Close()
+			s.closeExchanges()
 			return nil, errors.New("workforcetest: a WithMiddleware function returned a nil handler")
 		}
 	}
@@ -183,7 +204,7 @@ func Start(opts ...Option) (*Server, error) {
 	s.mux, s.unrouted = s.newMux()
 	ctx, cancel := context.WithCancel(context.Background())
 	s.cancel = cancel
-	s.hooks = newHooks(ctx, s.clock)
+	s.hooks = newHooks(ctx, s.clock, s.exchanges)
 	if cfg.chaos != nil {
 		_ = s.SetWebhookChaos(*cfg.chaos) // checked above
 	}
@@ -272,7 +293,15 @@ func (s *Server) Close() {
 			_ = s.http.Close()
 		}
 		s.hooks.wait()
+		s.closeExchanges()
 	})
+}
+
+// closeExchanges closes the exchange log, if any; NewServer reports its error.
+func (s *Server) closeExchanges() {
+	if s.exchanges != nil {
+		_ = s.exchanges.close()
+	}
 }
 
 // Seed returns the ids of the records every fake starts with.

@@ -328,7 +328,7 @@ func (tx *tx) recordChange(kind string, id int64, state string) {
 		if j, ok := tx.job(id); ok {
 			c.owner = j.owner
 			if tx.st.bodies {
-				c.body, _ = json.Marshal(map[string]jobJSON{"job": renderJobFor(tx.view, j, c.owner)})
+				c.body, _ = json.Marshal(map[string]jobJSON{"job": renderJob(tx.view, j)})
 			}
 		}
 	case changedJobRequest:

@@ -97,10 +97,11 @@ type delivery struct {
 
 // hooks is the webhook sender of one server.
 type hooks struct {
-	clock  *clock
-	client *http.Client
-	ctx    context.Context // ends when the server closes
-	wg     sync.WaitGroup
+	clock     *clock
+	exchanges *exchangeLog // nil: no exchange log
+	client    *http.Client
+	ctx       context.Context // ends when the server closes
+	wg        sync.WaitGroup
 
 	mu        sync.Mutex
 	receivers []string
@@ -113,9 +114,10 @@ type hooks struct {
 	faults    webhookFaults // see webhook_faults.go
 }
 
-// newHooks starts the senders; they stop when ctx ends.
-func newHooks(ctx context.Context, c *clock) *hooks {
-	h := &hooks{clock: c, ctx: ctx, changed: make(chan struct{}),
+// newHooks starts the senders, which log each attempt in exchanges (if not nil); they stop when
+// ctx ends.
+func newHooks(ctx context.Context, c *clock, exchanges *exchangeLog) *hooks {
+	h := &hooks{clock: c, ctx: ctx, exchanges: exchanges, changed: make(chan struct{}),
 		client: &http.Client{Timeout: webhookTimeout, CheckRedirect: func(*http.Request, []*http.Request) error {
 			return http.ErrUseLastResponse
 		}}}
@@ -273,6 +275,10 @@ func (h *hooks) attempt(d *delivery) WebhookAttempt {
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
 	resp.Body.Close()
 	a.Status = resp.StatusCode
+	if h.exchanges != nil {
+		h.exchanges.write(Exchange{Webhook: true, Method: req.Method, Path: req.URL.Path, RequestHeader: parseHeader(scrubHeader(req.Header)),
+			RequestBody: []byte(scrub(string(d.body))), Status: resp.StatusCode, ResponseHeader: resp.Header.Clone()})
+	}
 	return a
 }
 

@@ -24,12 +24,7 @@ import (
 // keptInRaw lists the properties of the document's records that the SDK keeps only in the Raw
 // of the record holding them (reviewed: each must be reachable there, and the list may only
 // shrink: a property the SDK gains a field for must leave it).
-var keptInRaw = map[string]string{
-	"Info.rails_environment": "environment names beside Environment",
-	"Info.rack_environment":  "environment names beside Environment",
-	"Info.release_version":   "only null seen: its form is unknown",
-	"Info.deploy":            "only null seen: its form is unknown",
-}
+var keptInRaw = map[string]string{}
 
 // recordTypes are the document's record schemas and the SDK type that keeps each.
 var recordTypes = map[string]any{
