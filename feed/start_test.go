@@ -98,4 +98,3 @@ func TestStartFromNowReadsTheDateHeader(t *testing.T) {
 	assert.Equal(t, []string{"filled>in_progress"}, of(got, feed.KindJob, 1))
 	assert.EqualValues(t, 1, f.Stats().Queued)
 }
-
