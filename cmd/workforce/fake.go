@@ -113,6 +113,9 @@ func (d *driver) run(ctx context.Context, every time.Duration) {
 		d.steps = d.steps[1:]
 		what, err := s(ctx)
 		now := time.Now().UTC().Format(time.RFC3339)
+		if ctx.Err() != nil {
+			return // stopped: a step cut short by the stop is no failure
+		}
 		if err != nil {
 			fmt.Fprintf(d.out, "%s  drive: %s failed: %s\n", now, what, oneLine(err.Error()))
 			d.steps = nil
