@@ -291,7 +291,15 @@ func (tx *tx) patchJob(id int64, p params) error {
 		return errorf(http.StatusNotFound, "job %d not found", id)
 	}
 	fe := fieldErrors{}
-	state, hasState := p.str("job", "state")
+	// The endpoint reads them at the top level (CONTRACT §4); Rails also wraps a flat body in
+	// job, so a client may send them there: the top level first, then job[…].
+	top := func(key string) (string, bool) {
+		if v, ok := p.str(key); ok {
+			return v, true
+		}
+		return p.str("job", key)
+	}
+	state, hasState := top("state")
 	switch {
 	case !hasState:
 	case state != stateCancelled && state != stateFilled && state != stateRejected:
@@ -299,12 +307,12 @@ func (tx *tx) patchJob(id int64, p params) error {
 	case state != stateCancelled && j.state != statePending:
 		fe.add("state", "can be "+state+" only for a pending job; job "+itoa(j.id)+" is "+j.state)
 	}
-	duration, hasDuration := p.str("job", "actual_duration")
+	duration, hasDuration := top("actual_duration")
 	minutes, convErr := strconv.Atoi(strings.TrimSpace(duration))
 	if hasDuration && (convErr != nil || minutes < 0) {
 		fe.add("actual_duration", "must be an integer number of minutes, 0 or more")
 	}
-	reason, hasReason := p.str("job", "cancelled_reason")
+	reason, hasReason := top("cancelled_reason")
 	if !hasState && !hasDuration && !hasReason {
 		return &apiError{status: http.StatusUnprocessableEntity, msg: "nothing to update",
 			fields: fieldErrors{"state": {"nothing to update: send state, actual_duration or cancelled_reason"}}}

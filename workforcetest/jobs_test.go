@@ -218,6 +218,20 @@ func TestPatchJob(t *testing.T) {
 	assert.Equal(t, http.StatusNotFound, status)
 }
 
+// PATCH /jobs/:id reads state, actual_duration and cancelled_reason at the top level, also beside a
+// job object (a body that wraps some of them, or a query string): the top level first.
+func TestPatchJobReadsTheTopLevelBesideJob(t *testing.T) {
+	t.Parallel()
+	f := newFake(t)
+	seed := f.Seed()
+	id := idOf(f.createJob(seed.WorkerIDs[1], seed.JobRequest1099ID))
+	status, body := f.patchJob(id, obj{"job": obj{"actual_duration": 30}, "state": "cancelled"})
+	require.Equal(t, http.StatusOK, status, body)
+	job := body["job"].(obj)
+	assert.Equal(t, "cancelled", job["state"], "the top-level state beside job")
+	assert.EqualValues(t, 30, job["actual_duration"], "job[actual_duration] when the top level has none")
+}
+
 func TestPatchJobValidation(t *testing.T) {
 	t.Parallel()
 	f := newFake(t)

@@ -139,25 +139,34 @@ func (l *requestLog) answered(seq uint64, status int) {
 }
 
 // A statusWriter remembers the status of the answer written through it.
+// It tells answered the status before the answer goes out, so that the request log holds it by
+// the time the client has the answer.
 type statusWriter struct {
 	http.ResponseWriter
-	status int
+	status   int
+	answered func(status int)
 }
 
 // WriteHeader writes the status code and remembers it.
 func (w *statusWriter) WriteHeader(code int) {
-	if w.status == 0 {
-		w.status = code
-	}
+	w.remember(code)
 	w.ResponseWriter.WriteHeader(code)
 }
 
 // Write writes b, after a status 200 when none was written.
 func (w *statusWriter) Write(b []byte) (int, error) {
-	if w.status == 0 {
-		w.status = http.StatusOK
-	}
+	w.remember(http.StatusOK)
 	return w.ResponseWriter.Write(b)
+}
+
+// remember keeps the first status written.
+func (w *statusWriter) remember(code int) {
+	if w.status == 0 {
+		w.status = code
+		if w.answered != nil {
+			w.answered(code)
+		}
+	}
 }
 
 // Unwrap returns the writer below, for http.ResponseController (Flush, Hijack).

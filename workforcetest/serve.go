@@ -49,9 +49,7 @@ func (s *Server) serve(rt route) http.HandlerFunc {
 		var after *Fault
 		if !strings.HasPrefix(r.URL.Path, controlPrefix) {
 			seq := s.log.add(record(r, query, raw, b, s.clock.now(), s.keepsBody(r, p)))
-			sw := &statusWriter{ResponseWriter: w}
-			w = sw
-			defer func() { s.log.answered(seq, sw.status) }()
+			w = &statusWriter{ResponseWriter: w, answered: func(status int) { s.log.answered(seq, status) }}
 			if !s.wait(w, r) {
 				return
 			}

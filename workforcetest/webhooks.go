@@ -68,7 +68,8 @@ func (a WebhookAttempt) OK() bool { return a.Status >= 200 && a.Status <= 299 }
 
 // String describes a in one line, its body as the text it is, such as `attempt 1 of job 1001
 // filled to http://127.0.0.1:8080/hooks at 2026-05-01T09:00:00-07:00: 200; body {"job":{...}}`
-// (a body over 8 KiB cut). It leaves out the Signature, which a test compares on its own.
+// (a body cut after 160 bytes: the whole is in Body). It leaves out the Signature, which a test
+// compares on its own, and the user, password and query values of the receiver's URL.
 func (a WebhookAttempt) String() string {
 	outcome := strconv.Itoa(a.Status)
 	if a.Error != "" {
@@ -76,11 +77,33 @@ func (a WebhookAttempt) String() string {
 	}
 	body := a.Body
 	cut := ""
-	if len(body) > 8<<10 {
-		body, cut = body[:8<<10], "…"
+	if len(body) > attemptBodyShown {
+		body, cut = body[:attemptBodyShown], fmt.Sprintf("… (%d bytes)", len(a.Body))
 	}
 	return fmt.Sprintf("attempt %d of %s %d %s to %s at %s: %s; body %s%s", a.Attempt, a.Resource, a.ID, a.State,
-		a.URL, a.Time.Format(time.RFC3339), outcome, strings.ToValidUTF8(string(body), ""), cut)
+		shownURL(a.URL), a.Time.Format(time.RFC3339), outcome, strings.ToValidUTF8(string(body), ""), cut)
+}
+
+// attemptBodyShown is how much of its body a WebhookAttempt prints: enough to tell the record,
+// short enough for a test's log (the whole body is in Body).
+const attemptBodyShown = 160
+
+// shownURL is a receiver's URL without a user or password in it, nor its query's values (a
+// receiver may take a secret there).
+func shownURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "(a URL that does not parse)"
+	}
+	u.User = nil
+	if u.RawQuery != "" {
+		q := u.Query()
+		for k := range q {
+			q[k] = []string{"…"}
+		}
+		u.RawQuery = q.Encode()
+	}
+	return u.String()
 }
 
 // delivery is one change to deliver to one receiver.

@@ -245,7 +245,8 @@ func TestWebhooksForACancelledJobRequestAndItsJobs(t *testing.T) {
 	}
 }
 
-// An attempt prints its body as the text it is, not as bytes, and leaves out the signature.
+// An attempt prints its body as the text it is, not as bytes, its start only (the whole is in
+// Body), and leaves out the signature and what a receiver's URL may hide.
 func TestWebhookAttemptPrintsItsBody(t *testing.T) {
 	t.Parallel()
 	f := newFake(t)
@@ -260,8 +261,12 @@ func TestWebhookAttemptPrintsItsBody(t *testing.T) {
 	a := attempts[0]
 	for _, printed := range []string{fmt.Sprint(a), fmt.Sprintf("%+v", a), a.String()} {
 		assert.Contains(t, printed, fmt.Sprintf("attempt 1 of job %d filled to %s", id, rcv.URL))
-		assert.Contains(t, printed, ": 204; body "+string(a.Body))
+		assert.Contains(t, printed, ": 204; body "+string(a.Body[:160])+fmt.Sprintf("… (%d bytes)", len(a.Body)))
 		assert.NotContains(t, printed, a.Signature)
 		assert.NotContains(t, printed, "[123 ")
 	}
+	a.URL = "https://hooks:pass-word-1@receiver.example/in?secret=s3cr3t&x=1"
+	assert.Contains(t, a.String(), "to https://receiver.example/in?secret=%E2%80%A6&x=%E2%80%A6 at")
+	assert.NotContains(t, a.String(), "pass-word-1")
+	assert.NotContains(t, a.String(), "s3cr3t")
 }
