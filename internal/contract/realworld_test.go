@@ -22,11 +22,11 @@ func load(t *testing.T) *contract.Contract {
 	return c
 }
 
-// realworld returns a file of testdata/realworld, a copy of the real captured answers and
-// requests of the shared realworld directory, as they came.
+// realworld returns a file of the repository's testdata/realworld, a copy of the real captured
+// answers and requests of the shared realworld directory, as they came.
 func realworld(t *testing.T, name string) []byte {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", "realworld", name))
+	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "realworld", name))
 	require.NoError(t, err)
 	return b
 }
