@@ -14,8 +14,10 @@ type resource[T, J any] struct {
 	filters   []filter[T] // the filters of its list
 	// read reads the write parameters into x and checks them; id is 0 on create.
 	read func(tx *tx, f fields, x *T, id int64)
-	// render writes x as a token of pool p sees it.
-	render func(v view, x *T, p pool) J
+	// render writes x as a token of pool p sees it; listed, when set, writes x as its list and
+	// its create's answer do (a list's records may carry other keys than a shown one's, and a
+	// create's answer, of which no capture exists, keeps the fuller form).
+	render, listed func(v view, x *T, p pool) J
 	// publicWrites tells whether Public Pool keys may create and update.
 	publicWrites bool
 	// visible tells whether a token of pool p may see x (nil: every token sees every record).
@@ -46,8 +48,9 @@ func (r resource[T, J]) list(c *call) (any, error) {
 		if r.visible != nil {
 			sels = append(sels, only(func(x *T) bool { return r.visible(v, x, c.pool) }))
 		}
+		render := r.listOrRender()
 		for _, x := range pageOf(v, r.table, nil, sels, pg) {
-			out = append(out, r.render(v, x, c.pool))
+			out = append(out, render(v, x, c.pool))
 		}
 		return nil
 	})
@@ -108,10 +111,18 @@ func (r resource[T, J]) create(c *call) (any, error) {
 		m.updatedAt = m.createdAt
 		id := insert(tx, r.table, x)
 		x, _ = get(tx.view, r.table, id)
-		out = r.render(tx.view, x, c.pool)
+		out = r.listOrRender()(tx.view, x, c.pool)
 		return nil
 	})
 	return wrap(r.one, out, err)
+}
+
+// listOrRender returns listed when it is set, else render.
+func (r resource[T, J]) listOrRender() func(view, *T, pool) J {
+	if r.listed != nil {
+		return r.listed
+	}
+	return r.render
 }
 
 // update serves PATCH (and PUT) /<many>/:id with <one>[…] parameters: all or nothing;

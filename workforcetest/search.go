@@ -37,7 +37,7 @@ func (s *Server) search(c *call) (any, error) {
 		for _, u := range scan(v, &v.st.users, func(u *user) bool {
 			return has(u.firstName, u.lastName, u.firstName+" "+u.lastName, u.email) && userVisible(v, u, c.pool)
 		}, maxSearch) {
-			out.Users = append(out.Users, renderUser(v, u))
+			out.Users = append(out.Users, renderListedUser(v, u))
 		}
 		for _, cu := range scan(v, &v.st.customers, func(cu *customer) bool {
 			return has(cu.name, cu.contactEmail, cu.billingEmail)

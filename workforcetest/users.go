@@ -71,60 +71,67 @@ func (u *user) holds(badgeID int64) bool {
 	return slices.ContainsFunc(u.badges, func(b userBadge) bool { return b.badgeID == badgeID })
 }
 
-// userJSON is a standalone User, as GET /users/:id, PATCH /users/:id, GET /users, search and a
-// ranking's worker write it: the keys and forms of the live API's (CONTRACT §10.1 "Whole shapes",
-// realworld/user.json), then those of §6 the real client synced from GET /users. What the fake
-// does not model is written as the live API writes it unset: null, or "" for referred_by.
-// drug_tested is text, "" when not tested (as the live API wrote it) and "true" when tested.
+// userJSON is a standalone User, as GET /users/:id, PATCH /users/:id and a ranking's worker
+// write it: exactly the keys and forms of the live API's (CONTRACT §10.1 "Whole shapes",
+// realworld/user.json); a User of a list (GET /users, search) adds those of §6 that the real
+// client synced from GET /users (userListedJSON). What the fake does not model is written as the
+// live API writes it unset: null, or "" for referred_by. drug_tested is text, "" when not tested
+// (as the live API wrote it) and "true" when tested.
 type userJSON struct {
-	ID                    int64           `json:"id"`
-	ExternalID            *string         `json:"external_id"`
-	Type                  string          `json:"type"`
-	FirstName             string          `json:"first_name"`
-	LastName              string          `json:"last_name"`
-	AvatarURL             *string         `json:"avatar_url"`
-	City                  *string         `json:"city"`
-	Zip                   *string         `json:"zip"`
-	Rating                *string         `json:"rating"`
-	Suspended             bool            `json:"suspended"`
-	SuspendedUntil        *string         `json:"suspended_until"`
-	Latitude              *string         `json:"latitude"`
-	Longitude             *string         `json:"longitude"`
-	WorkplaceImageURL     *string         `json:"workplace_image_url"`
-	LogoURL               *string         `json:"logo_url"`
-	BusinessName          *string         `json:"business_name"`
-	Email                 *string         `json:"email"`
-	Phone                 *string         `json:"phone"`
-	Gender                *string         `json:"gender"`
-	W2EmployeeID          *string         `json:"w2_employee_id"`
-	W2OnboardingStatus    *string         `json:"w2_onboarding_status"`
-	W2OnboardingStarted   *string         `json:"w2_onboarding_started"`
-	DOB                   *string         `json:"dob"`
-	SSN                   string          `json:"ssn"`
-	Address               *string         `json:"address"`
-	AddressState          *string         `json:"address_state"`
-	DrugTested            string          `json:"drug_tested"`
-	UpdatedAt             string          `json:"updated_at"`
-	W2AddressState        *string         `json:"w2_address_state"`
-	W2OnboardingCompleted *string         `json:"w2_onboarding_completed"`
-	LowerPool             *bool           `json:"lower_pool"`
-	LowerPoolUntil        *string         `json:"lower_pool_until"`
-	HomeLatitude          *string         `json:"home_latitude"`
-	HomeLongitude         *string         `json:"home_longitude"`
-	ReferredBy            string          `json:"referred_by"`
-	TrackingCode          *string         `json:"tracking_code"`
-	OnboardingApptTime    *string         `json:"onboarding_appt_time"`
-	SuspendedAt           *string         `json:"suspended_at"`
-	AgreedToTerms         bool            `json:"agreed_to_terms"`
-	AgreedToTermsDate     *string         `json:"agreed_to_terms_date"`
-	OnboardingLastState   *string         `json:"onboarding_last_state"`
-	VerifiedPhone         string          `json:"verified_phone"`
-	PhoneVerifiedAt       *string         `json:"phone_verified_at"`
-	CustomerID            *int64          `json:"customer_id"`
-	Role                  *string         `json:"role"`
-	Title                 *string         `json:"title"`
-	SyncedWorkerID        *int64          `json:"synced_worker_id"`
-	UserBadges            []userBadgeJSON `json:"user_badges"`
+	ID                    int64   `json:"id"`
+	ExternalID            *string `json:"external_id"`
+	Type                  string  `json:"type"`
+	FirstName             string  `json:"first_name"`
+	LastName              string  `json:"last_name"`
+	AvatarURL             *string `json:"avatar_url"`
+	City                  *string `json:"city"`
+	Zip                   *string `json:"zip"`
+	Rating                *string `json:"rating"`
+	Suspended             bool    `json:"suspended"`
+	SuspendedUntil        *string `json:"suspended_until"`
+	Latitude              *string `json:"latitude"`
+	Longitude             *string `json:"longitude"`
+	WorkplaceImageURL     *string `json:"workplace_image_url"`
+	LogoURL               *string `json:"logo_url"`
+	BusinessName          *string `json:"business_name"`
+	Email                 *string `json:"email"`
+	Phone                 *string `json:"phone"`
+	Gender                *string `json:"gender"`
+	W2EmployeeID          *string `json:"w2_employee_id"`
+	W2OnboardingStatus    *string `json:"w2_onboarding_status"`
+	W2OnboardingStarted   *string `json:"w2_onboarding_started"`
+	DOB                   *string `json:"dob"`
+	SSN                   string  `json:"ssn"`
+	Address               *string `json:"address"`
+	AddressState          *string `json:"address_state"`
+	DrugTested            string  `json:"drug_tested"`
+	UpdatedAt             string  `json:"updated_at"`
+	W2AddressState        *string `json:"w2_address_state"`
+	W2OnboardingCompleted *string `json:"w2_onboarding_completed"`
+	LowerPool             *bool   `json:"lower_pool"`
+	LowerPoolUntil        *string `json:"lower_pool_until"`
+	HomeLatitude          *string `json:"home_latitude"`
+	HomeLongitude         *string `json:"home_longitude"`
+	ReferredBy            string  `json:"referred_by"`
+	TrackingCode          *string `json:"tracking_code"`
+	OnboardingApptTime    *string `json:"onboarding_appt_time"`
+	*userListedJSON               // nil for a shown User
+}
+
+// userListedJSON holds the keys a User of a list carries beyond a shown User's (CONTRACT §10.1:
+// "the list and the record may differ").
+type userListedJSON struct {
+	SuspendedAt         *string         `json:"suspended_at"`
+	AgreedToTerms       bool            `json:"agreed_to_terms"`
+	AgreedToTermsDate   *string         `json:"agreed_to_terms_date"`
+	OnboardingLastState *string         `json:"onboarding_last_state"`
+	VerifiedPhone       string          `json:"verified_phone"`
+	PhoneVerifiedAt     *string         `json:"phone_verified_at"`
+	CustomerID          *int64          `json:"customer_id"`
+	Role                *string         `json:"role"`
+	Title               *string         `json:"title"`
+	SyncedWorkerID      *int64          `json:"synced_worker_id"`
+	UserBadges          []userBadgeJSON `json:"user_badges"`
 }
 
 // userBadgeJSON is one entry of a User's user_badges (CONTRACT §10).
@@ -135,11 +142,26 @@ type userBadgeJSON struct {
 	ExpiresAt *string `json:"expires_at"`
 	CreatedAt string  `json:"created_at"`
 	Suspended bool    `json:"suspended"`
-	Category  *string `json:"category"`
+	Category  string  `json:"category"`
 	UpdatedAt string  `json:"updated_at"`
 }
 
-// renderUser writes u as a standalone User, with its Badges, or null for a missing user.
+// renderListedUser writes u as a list (GET /users, search) writes it: a shown User, and the
+// keys of §6 with its Badges; null for a missing user.
+func renderListedUser(v view, u *user) *userJSON {
+	out := renderUser(v, u)
+	if out != nil {
+		out.userListedJSON = &userListedJSON{SuspendedAt: optLocal(u.suspendedAt), AgreedToTerms: !u.agreedToTermsAt.IsZero(),
+			AgreedToTermsDate: optLocal(u.agreedToTermsAt), OnboardingLastState: optString(u.onboardingLastState),
+			VerifiedPhone: strconv.FormatBool(!u.phoneVerifiedAt.IsZero()), PhoneVerifiedAt: optLocal(u.phoneVerifiedAt),
+			CustomerID: optID(u.customerID), Role: optString(u.role), Title: optString(u.title),
+			SyncedWorkerID: optID(u.syncedWorkerID), UserBadges: renderUserBadges(v, u)}
+	}
+	return out
+}
+
+// renderUser writes u as a shown User (GET or PATCH /users/:id, a ranking's worker), or null for
+// a missing user.
 func renderUser(v view, u *user) *userJSON {
 	if u == nil {
 		return nil
@@ -159,11 +181,6 @@ func renderUser(v view, u *user) *userJSON {
 		DOB: optDate(u.dob), Address: optString(u.address), AddressState: optString(u.addressState),
 		DrugTested: drugTested, UpdatedAt: localTime(u.updatedAt),
 		HomeLatitude: optString(u.latitude), HomeLongitude: optString(u.longitude),
-		SuspendedAt: optLocal(u.suspendedAt), AgreedToTerms: !u.agreedToTermsAt.IsZero(),
-		AgreedToTermsDate: optLocal(u.agreedToTermsAt), OnboardingLastState: optString(u.onboardingLastState),
-		VerifiedPhone: strconv.FormatBool(!u.phoneVerifiedAt.IsZero()), PhoneVerifiedAt: optLocal(u.phoneVerifiedAt),
-		CustomerID: optID(u.customerID), Role: optString(u.role), Title: optString(u.title),
-		SyncedWorkerID: optID(u.syncedWorkerID), UserBadges: renderUserBadges(v, u),
 	}
 }
 
@@ -250,6 +267,7 @@ func (s *Server) users() resource[user, *userJSON] {
 	return resource[user, *userJSON]{
 		st: s.st, one: "user", many: "users", table: &s.st.users,
 		render: func(v view, u *user, _ pool) *userJSON { return renderUser(v, u) },
+		listed: func(v view, u *user, _ pool) *userJSON { return renderListedUser(v, u) },
 		read:   readUser, filters: userFilters, visible: userVisible,
 	}
 }
@@ -480,7 +498,7 @@ func (s *Server) inviteUser(c *call) (any, error) {
 		u.updatedAt = u.createdAt
 		id := insert(tx, &tx.st.users, u)
 		u, _ = tx.user(id)
-		out = renderUser(tx.view, u)
+		out = renderListedUser(tx.view, u) // as a create's answer: see resource.listed
 		return nil
 	})
 	return wrap("user", out, err)

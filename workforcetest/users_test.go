@@ -51,7 +51,11 @@ func TestUsersCreateShowUpdate(t *testing.T) {
 
 	status, body = f.get(idPath("users", id), f.private)
 	require.Equal(t, http.StatusOK, status)
-	assert.Equal(t, u, body["user"])
+	shown := body["user"].(obj)
+	assert.Len(t, shown, 37, "a shown User carries the real one's 37 keys (realworld/user.json)")
+	for k, v := range shown {
+		assert.Equal(t, u[k], v, "%s as the create answered it", k)
+	}
 
 	f.Advance(time.Minute)
 	holding := int64(badges[0].(obj)["id"].(float64))
@@ -239,7 +243,15 @@ func TestUsersFormListsInIndexOrderAndPasswordsScrubbedEverywhere(t *testing.T) 
 	}
 	status, body := f.form(http.MethodPatch, idPath("users", seed.WorkerIDs[4]), with(f.private), form)
 	require.Equal(t, http.StatusOK, status, body)
-	held := body["user"].(obj)["user_badges"].([]any)
+	assert.NotContains(t, body["user"], "user_badges", "a shown User carries the real one's keys, and no user_badges")
+	var held []any // as the list shows them
+	status, body = f.json(http.MethodGet, "/api_v2/users", with(f.private, "per", "50"), nil)
+	require.Equal(t, http.StatusOK, status, body)
+	for _, u := range body["users"].([]any) {
+		if idOf(u) == seed.WorkerIDs[4] {
+			held = u.(obj)["user_badges"].([]any)
+		}
+	}
 	require.Len(t, held, 11)
 	for i, h := range held {
 		assert.Equal(t, float64(badges[i]), h.(obj)["badge_id"], "item %d in index order, not string order", i)
