@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -59,8 +60,12 @@ in order. One line is printed per delivery: time, resource, id, from → to, the
 status, latency.
 
 A Job whose sync copy is already past a change (two moves between syncs) is delivered as it
-stood at that change, rebuilt from the later copy: state, transitions and times at the change
-(marked "rebuilt" on its line and in the X-Workforce-Cli-Rebuilt header).
+stood at that change, rebuilt from the later copy (marked "rebuilt" on its line and in the
+X-Workforce-Cli-Rebuilt header): the copy's keys and bytes, with state and transitions as at the
+change, times surely after it null, and updated_at the transition's second (the API stamps
+transitions to the second) in the copy's own form. Two changes of one second may then carry one
+updated_at: each delivery of a Job names its transition in the X-Workforce-Cli-Transition header,
+by which a receiver can tell them apart.
 
 Without --state, what was delivered is kept in memory: a restart delivers the whole history
 again (or, with --from-now, only what happens after the restart). With --state FILE (SQLite),
@@ -196,7 +201,7 @@ func (l *listener) handle(ctx context.Context, c *feed.Change) error {
 		return nil
 	}
 	start := time.Now()
-	status, err := l.post(ctx, b, rebuilt)
+	status, err := l.post(ctx, c, b, rebuilt)
 	ok := err == nil && status >= 200 && status < 300
 	text := fmt.Sprint(status)
 	if err != nil {
@@ -215,7 +220,7 @@ func (l *listener) handle(ctx context.Context, c *feed.Change) error {
 }
 
 // post sends one delivery and answers the receiver's status.
-func (l *listener) post(ctx context.Context, body []byte, rebuilt bool) (int, error) {
+func (l *listener) post(ctx context.Context, c *feed.Change, body []byte, rebuilt bool) (int, error) {
 	// Not cancelled by Ctrl-C: a delivery under way finishes, so that one the receiver
 	// acknowledges is acknowledged in the feed too, and not repeated after a restart.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), l.timeout)
@@ -227,6 +232,9 @@ func (l *listener) post(ctx context.Context, body []byte, rebuilt bool) (int, er
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("User-Agent", "workforce-cli")
 	req.Header.Set("X-Service-Webhook-Token", webhook.Sign(body, l.secretKey))
+	if c.TransitionID != 0 {
+		req.Header.Set("X-Workforce-Cli-Transition", strconv.FormatInt(c.TransitionID, 10))
+	}
 	if rebuilt {
 		req.Header.Set("X-Workforce-Cli-Rebuilt", "true")
 	}
