@@ -102,7 +102,7 @@ func (l *listener) configure(resource string, interval, retry time.Duration) err
 	case l.to == "":
 		return usagef("--forward-to is required")
 	case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "":
-		return usagef("--forward-to %q: want an http or https URL", l.to)
+		return usagef("--forward-to %q: want an http or https URL", printableURL(l.to))
 	case interval <= 0 || retry <= 0 || l.timeout <= 0:
 		return usagef("--interval, --retry-wait and --timeout must be above 0")
 	}
@@ -152,7 +152,7 @@ func (e *env) listen(ctx context.Context, l *listener, state string, interval, r
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stderr, "Forwarding changes to %s, syncing every %s (state %s). Ctrl-C stops.\n", l.to, interval, where)
+	fmt.Fprintf(e.stderr, "Forwarding changes to %s, syncing every %s (state %s). Ctrl-C stops.\n", printableURL(l.to), interval, where)
 	if !l.from.IsZero() {
 		fmt.Fprintf(e.stderr, "Changes made before %s (the API's clock) are not delivered.\n", l.from.UTC().Format(time.RFC3339))
 	}
@@ -205,7 +205,7 @@ func (l *listener) handle(ctx context.Context, c *feed.Change) error {
 	ok := err == nil && status >= 200 && status < 300
 	text := fmt.Sprint(status)
 	if err != nil {
-		text = "error: " + err.Error()
+		text = "error: " + printableError(err, l.to)
 	}
 	line := deliveryLine(start, c, text, time.Since(start), rebuilt, !ok)
 	if l.printJSON {
