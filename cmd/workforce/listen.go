@@ -71,7 +71,9 @@ Without --state, what was delivered is kept in memory: a restart delivers the wh
 again (or, with --from-now, only what happens after the restart). With --state FILE (SQLite),
 a restart resumes where the last run stopped; a delivery the receiver acknowledged is not
 repeated after a clean stop (Ctrl-C). After a crash, the deliveries in flight are repeated:
-the receiver should, as for the platform's webhooks, store by id and updated_at.`,
+the receiver should, as for the platform's webhooks, store by id and updated_at. A state file
+belongs to the base URL and API key of its first run (it keeps the URL and a fingerprint of the
+key, never the key): a run against another API or with another key is refused.`,
 		Example: `  workforce listen --forward-to http://localhost:8080/webhooks
   workforce listen --forward-to http://localhost:8080/webhooks --state listen.db --from-now --resource jobs`,
 		Args: usageArgs(cobra.NoArgs),
@@ -127,20 +129,28 @@ func (e *env) listen(ctx context.Context, l *listener, state string, interval, r
 		return err
 	}
 	l.secretKey = secretKey
-	// One call first, so that wrong keys or an unreachable API end the command at once,
-	// rather than being logged at every sync.
-	if _, _, err := c.Jobs.List(ctx, &workforce.JobListOptions{ListOptions: workforce.ListOptions{Per: 1}}); err != nil {
-		return err
-	}
 	var store feed.Store = feed.NewMemoryStore()
-	where := "in memory"
+	where, bind := "in memory", func() error { return nil }
 	if state != "" {
 		s, err := sqlite.Open(ctx, state)
 		if err != nil {
 			return errorf(err, "opening --state %s", state)
 		}
 		defer s.Close()
+		apiKey, _, _ := e.keys() // read already by client
+		base, _ := e.baseURL(apiKey)
+		if bind, err = bindState(ctx, s.DB(), state, base, apiKey); err != nil {
+			return err
+		}
 		store, where = s, state
+	}
+	// One call first, so that wrong keys or an unreachable API end the command at once,
+	// rather than being logged at every sync.
+	if _, _, err := c.Jobs.List(ctx, &workforce.JobListOptions{ListOptions: workforce.ListOptions{Per: 1}}); err != nil {
+		return err
+	}
+	if err := bind(); err != nil {
+		return err
 	}
 	if l.from, err = from(ctx, c, store, l.fromNowFlag); err != nil {
 		return err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"net"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -67,4 +68,57 @@ func TestListenPrintsNoSecretOfTheReceiversURL(t *testing.T) {
 	bad := runCLI(context.Background(), env, "listen", "--forward-to", "ftp://bob:pw9secret@h/x?k=v9secret")
 	assert.Equal(t, exitUsage, bad.code)
 	assert.NotContains(t, bad.stdout+bad.stderr, "9secret")
+}
+
+// listenUntilStarted runs listen with args until it prints its start, then stops it as Ctrl-C
+// does; a run that ends first answers as it ended.
+func listenUntilStarted(t *testing.T, env map[string]string, args ...string) result {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var out, errOut syncBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- run(ctx, append([]string{"listen"}, args...), func(k string) string { return env[k] }, &out, &errOut)
+	}()
+	deadline := time.After(10 * time.Second)
+	for {
+		select {
+		case code := <-done:
+			return result{out.String(), errOut.String(), code}
+		case <-deadline:
+			t.Fatalf("listen did not start: %s", errOut.String())
+		case <-time.After(5 * time.Millisecond):
+		}
+		if strings.Contains(errOut.String(), "Ctrl-C stops") {
+			cancel()
+			return result{out.String(), errOut.String(), <-done}
+		}
+	}
+}
+
+func TestListenStateBelongsToOneAPIAndKey(t *testing.T) {
+	a, b := workforcetest.NewServer(t), workforcetest.NewServer(t)
+	envA, envB := fakeEnv(a), fakeEnv(b)
+	state := filepath.Join(t.TempDir(), "listen.db")
+	args := []string{"--forward-to", "http://127.0.0.1:9/hook", "--interval", "1h", "--state", state}
+
+	r := listenUntilStarted(t, envA, args...)
+	require.Equal(t, exitOK, r.code, r.stderr)
+	r = listenUntilStarted(t, envA, args...) // the same API and key again
+	require.Equal(t, exitOK, r.code, r.stderr)
+
+	r = listenUntilStarted(t, envB, args...) // another API (a restarted fake)
+	assert.Equal(t, exitUsage, r.code, r.stderr)
+	assert.Contains(t, r.stderr, state)
+	assert.Contains(t, r.stderr, a.Ready().BaseURL)
+	noSecrets(t, r, envB)
+
+	other := map[string]string{envAPIKey: envB[envAPIKey], envSecretKey: envB[envSecretKey],
+		"WORKFORCE_TEST_BASE_URL": envA["WORKFORCE_TEST_BASE_URL"]}
+	r = listenUntilStarted(t, other, args...) // the same API, another key
+	assert.Equal(t, exitUsage, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "another API key")
+	noSecrets(t, r, other)
+	noSecrets(t, r, envA)
 }
