@@ -67,6 +67,10 @@ transitions to the second) in the copy's own form. Two changes of one second may
 updated_at: each delivery of a Job names its transition in the X-Workforce-Cli-Transition header,
 by which a receiver can tell them apart.
 
+A Job Request carries no history: it is delivered in the states seen at each sync, and states
+it passed through between two syncs are not seen (posted → filled → posted → cancelled may
+arrive as posted → cancelled). A shorter --interval misses fewer, for more requests to the API.
+
 Without --state, what was delivered is kept in memory: a restart delivers the whole history
 again (or, with --from-now, only what happens after the restart). With --state FILE (SQLite),
 a restart resumes where the last run stopped; a delivery the receiver acknowledged is not

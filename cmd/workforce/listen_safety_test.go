@@ -122,3 +122,14 @@ func TestListenStateBelongsToOneAPIAndKey(t *testing.T) {
 	noSecrets(t, r, other)
 	noSecrets(t, r, envA)
 }
+
+func TestListenHelpTellsWhatIsNotSeen(t *testing.T) {
+	t.Parallel()
+	r := runCLI(context.Background(), nil, "listen", "--help")
+	require.Equal(t, exitOK, r.code, r.stderr)
+	help := strings.Join(strings.Fields(r.stdout), " ")
+	assert.Contains(t, help, "states it passed through between two syncs are not seen")
+	assert.Contains(t, help, "A shorter --interval misses fewer")
+	assert.Contains(t, help, "X-Workforce-Cli-Transition")
+	assert.Contains(t, help, "never the key")
+}
