@@ -39,6 +39,7 @@ type listener struct {
 	mu                 sync.Mutex // serializes the output
 	out                io.Writer
 	delivered, skipped atomic.Int64
+	inFlight           atomic.Int64 // deliveries under way
 }
 
 func (e *env) listenCommand() *cobra.Command {
@@ -170,6 +171,12 @@ func (e *env) listen(ctx context.Context, l *listener, state string, interval, r
 	if !l.from.IsZero() {
 		fmt.Fprintf(e.stderr, "Changes made before %s (the API's clock) are not delivered.\n", l.from.UTC().Format(time.RFC3339))
 	}
+	stopping := context.AfterFunc(ctx, func() {
+		if l.inFlight.Load() > 0 {
+			fmt.Fprintln(e.stderr, "Stopping: waiting for the delivery in flight (Ctrl-C again to quit now).")
+		}
+	})
+	defer stopping()
 	err = f.Run(ctx)
 	fmt.Fprintf(e.stderr, "Stopped: %d delivered, %d not delivered (before the start, or of another resource).\n",
 		l.delivered.Load(), l.skipped.Load())
@@ -215,7 +222,9 @@ func (l *listener) handle(ctx context.Context, c *feed.Change) error {
 		return nil
 	}
 	start := time.Now()
+	l.inFlight.Add(1)
 	status, err := l.post(ctx, c, b, rebuilt)
+	l.inFlight.Add(-1)
 	ok := err == nil && status >= 200 && status < 300
 	text := fmt.Sprint(status)
 	if err != nil {

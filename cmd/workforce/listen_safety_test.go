@@ -4,6 +4,8 @@ import (
 	"context"
 	"io"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -132,4 +134,36 @@ func TestListenHelpTellsWhatIsNotSeen(t *testing.T) {
 	assert.Contains(t, help, "A shorter --interval misses fewer")
 	assert.Contains(t, help, "X-Workforce-Cli-Transition")
 	assert.Contains(t, help, "never the key")
+}
+
+func TestListenSaysItWaitsForTheDeliveryInFlight(t *testing.T) {
+	srv := workforcetest.NewServer(t)
+	env := fakeEnv(srv)
+	arrived, release := make(chan struct{}, 100), make(chan struct{})
+	hook := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		arrived <- struct{}{}
+		<-release
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	defer hook.Close()
+	defer close(release)
+	c, err := srv.Client()
+	require.NoError(t, err)
+	d := &driver{srv: srv, c: c, seed: srv.Seed(), out: io.Discard}
+	_, err = d.story()[0](context.Background())
+	require.NoError(t, err)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var out, errOut syncBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- run(ctx, []string{"listen", "--forward-to", hook.URL, "--interval", "1h"},
+			func(k string) string { return env[k] }, &out, &errOut)
+	}()
+	<-arrived
+	cancel()
+	waitOutput(t, &errOut, "Stopping: waiting for the delivery in flight (Ctrl-C again to quit now).")
+	release <- struct{}{}
+	assert.Equal(t, exitOK, <-done, errOut.String())
 }
