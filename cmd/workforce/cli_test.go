@@ -142,5 +142,6 @@ func TestAPIErrorsExitOneWithTheRequestID(t *testing.T) {
 	r = runCLI(context.Background(), wrong, "customers", "list")
 	assert.Equal(t, exitError, r.code)
 	assert.Contains(t, r.stderr, "401")
+	assert.Empty(t, r.stdout, "no table header before the error")
 	noSecrets(t, r, wrong)
 }
