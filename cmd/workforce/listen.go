@@ -86,6 +86,9 @@ key, never the key): a run against another API or with another key is refused.`,
 			if err := l.configure(resource, interval, retry); err != nil {
 				return err
 			}
+			if err := checkStatePath(state); err != nil {
+				return err
+			}
 			l.fromNowFlag, l.printJSON, l.out = fromNow, printJSON, cmd.OutOrStdout()
 			return e.listen(cmd.Context(), l, state, interval, retry)
 		}),
@@ -139,13 +142,13 @@ func (e *env) listen(ctx context.Context, l *listener, state string, interval, r
 	if state != "" {
 		s, err := sqlite.Open(ctx, state)
 		if err != nil {
-			return errorf(err, "opening --state %s", state)
+			return stateError(err, state)
 		}
 		defer s.Close()
 		apiKey, _, _ := e.keys() // read already by client
 		base, _ := e.baseURL(apiKey)
 		if bind, err = bindState(ctx, s.DB(), state, base, apiKey); err != nil {
-			return err
+			return stateError(err, state)
 		}
 		store, where = s, state
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/workforce-marketplace/workforce-go/feed/sqlite"
 	"github.com/workforce-marketplace/workforce-go/workforcetest"
 )
 
@@ -166,4 +167,16 @@ func TestListenSaysItWaitsForTheDeliveryInFlight(t *testing.T) {
 	waitOutput(t, &errOut, "Stopping: waiting for the delivery in flight (Ctrl-C again to quit now).")
 	release <- struct{}{}
 	assert.Equal(t, exitOK, <-done, errOut.String())
+}
+
+func TestListenStateInUseIsOneClearLine(t *testing.T) {
+	srv := workforcetest.NewServer(t)
+	env := fakeEnv(srv)
+	state := filepath.Join(t.TempDir(), "listen.db")
+	held, err := sqlite.Open(context.Background(), state) // another listen's
+	require.NoError(t, err)
+	defer held.Close()
+	r := runCLI(context.Background(), env, "listen", "--forward-to", "http://127.0.0.1:9/hook", "--state", state)
+	assert.Equal(t, exitError, r.code)
+	assert.Equal(t, "workforce: "+state+" is in use by another workforce listen\n", r.stderr)
 }

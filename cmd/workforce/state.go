@@ -6,6 +6,9 @@ import (
 	"database/sql"
 	"encoding/hex"
 	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 )
 
@@ -48,4 +51,28 @@ func bindState(ctx context.Context, db *sql.DB, path, base, apiKey string) (bind
 		return nil, usagef("--state %s belongs to another API key (fingerprint %s) at %s: use another state file", path, wantFP, wantBase)
 	}
 	return func() error { return nil }, nil
+}
+
+// checkStatePath refuses, as a usage error, a --state file whose directory does not exist.
+func checkStatePath(path string) error {
+	if path == "" {
+		return nil
+	}
+	if fi, err := os.Stat(filepath.Dir(path)); err != nil || !fi.IsDir() {
+		return usagef("--state %s: the directory %s does not exist", path, filepath.Dir(path))
+	}
+	return nil
+}
+
+// stateError answers err met opening the state file at path: one clear line when another
+// process holds the file's lock, else err with the file named.
+func stateError(err error, path string) error {
+	var u usageError
+	switch msg := err.Error(); {
+	case errors.As(err, &u):
+		return err
+	case strings.Contains(msg, "database is locked") || strings.Contains(msg, "SQLITE_BUSY"):
+		return fmt.Errorf("%s is in use by another workforce listen", path)
+	}
+	return errorf(err, "opening --state %s", path)
 }
