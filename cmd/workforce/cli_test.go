@@ -51,7 +51,8 @@ func TestUsageErrorsExitTwo(t *testing.T) {
 		{"listen"}, {"listen", "--forward-to", "ftp://127.0.0.1/x"},
 		{"listen", "--forward-to", "http://127.0.0.1/x", "--resource", "users"},
 		{"listen", "--forward-to", "http://127.0.0.1/x", "--interval", "0s"}, {"fake", "--every", "0s"},
-		{"openapi", "extra"},
+		{"openapi", "extra"}, {"fake", "--addr", "0.0.0.0:0"}, {"fake", "--webhook-url", "http://example.com/x"},
+		{"listen", "--forward-to", "http://127.0.0.1/x", "--state", "/no-such-directory-of-workforce/listen.db"},
 	} {
 		r := runCLI(context.Background(), secretEnv, args...)
 		assert.Equal(t, exitUsage, r.code, "%v", args)
@@ -142,5 +143,6 @@ func TestAPIErrorsExitOneWithTheRequestID(t *testing.T) {
 	r = runCLI(context.Background(), wrong, "customers", "list")
 	assert.Equal(t, exitError, r.code)
 	assert.Contains(t, r.stderr, "401")
+	assert.Empty(t, r.stdout, "no table header before the error")
 	noSecrets(t, r, wrong)
 }

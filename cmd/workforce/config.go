@@ -68,6 +68,19 @@ func (e *env) client() (*workforce.Client, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
+	base, err := e.baseURL(apiKey)
+	if err != nil {
+		return nil, "", err
+	}
+	c, err := workforce.New(apiKey, secretKey, workforce.WithBaseURL(base), workforce.WithUserAgent("workforce-cli"))
+	if err != nil {
+		return nil, "", usageError{err} // the SDK's errors name no key
+	}
+	return c, secretKey, nil
+}
+
+// baseURL answers the API's base URL for apiKey, from the flags and the environment.
+func (e *env) baseURL(apiKey string) (string, error) {
 	base := e.conn.baseURL
 	if base == "" && strings.HasPrefix(apiKey, "pk_test_") {
 		base = e.getenv(workforce.EnvTestBaseURL)
@@ -76,13 +89,9 @@ func (e *env) client() (*workforce.Client, string, error) {
 		base = e.getenv(workforce.EnvBaseURL)
 	}
 	if base == "" {
-		return nil, "", usagef("no base URL: set %s (test keys), %s or --base-url", workforce.EnvTestBaseURL, workforce.EnvBaseURL)
+		return "", usagef("no base URL: set %s (test keys), %s or --base-url", workforce.EnvTestBaseURL, workforce.EnvBaseURL)
 	}
-	c, err := workforce.New(apiKey, secretKey, workforce.WithBaseURL(base), workforce.WithUserAgent("workforce-cli"))
-	if err != nil {
-		return nil, "", usageError{err} // the SDK's errors name no key
-	}
-	return c, secretKey, nil
+	return base, nil
 }
 
 // openapiCommand prints the API's contract.

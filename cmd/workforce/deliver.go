@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -20,10 +21,7 @@ import (
 // received. A Job's change comes with the copy that revealed it, which may be newer (a copy in
 // state approved reveals the filled transition too, when the sync saw no copy between them).
 // The document is then sent as received when the change is the copy's latest transition, and
-// otherwise rebuilt as it stood at the change: state set to the change's, transitions cut to
-// those up to it, updated_at its time, and every other top-level time later than the change
-// (started_at, completed_at, …) null. Fields without a time (hours worked, a note) keep the
-// later copy's values, which the API does not tell for the past; rebuilt is then true.
+// otherwise rebuilt as it stood at the change (see jobAt); rebuilt is then true.
 func body(c *feed.Change) (b []byte, rebuilt bool, err error) {
 	switch {
 	case c.Err != nil:
@@ -44,9 +42,9 @@ func body(c *feed.Change) (b []byte, rebuilt bool, err error) {
 		if string(c.JobRequest.State) == c.To {
 			return wrap("job_request", doc), false, nil
 		}
-		doc, err = edit(doc, func(m map[string]json.RawMessage) error { // not expected: the copy shows the change
-			m["state"], _ = json.Marshal(c.To)
-			return nil
+		state, _ := json.Marshal(c.To) // not expected: the copy shows the change
+		doc, err = edit(doc, func(key string, _ json.RawMessage) (json.RawMessage, bool) {
+			return state, key == "state"
 		})
 		return wrap("job_request", doc), true, err
 	}
@@ -69,7 +67,18 @@ type rawTransition struct {
 	doc       json.RawMessage
 }
 
-// jobAt answers job's document as it stood at the change c (see body).
+// jobAt answers job's document as it stood at the change c. The copy is edited in place: its
+// keys keep their order and every value not named here keeps its bytes. state becomes the
+// change's; transitions is cut to those up to it; a top-level time (…_at, but created_at and
+// updated_at) surely after the change becomes null: one at or past the transition's stamp
+// plus its precision (a second: the API cuts transitions' created_at to the second, so a
+// started_at of 09:00:48.201 is not after a transition stamped 09:00:48Z). updated_at becomes
+// the transition's instant in the copy's own form (offset and digits of fraction), or a kept
+// time of the record within that second if later (the record was updated at least then), so
+// that it never precedes a time the body shows. Two changes of one second may then carry one
+// updated_at: the delivery's X-Workforce-Cli-Transition header tells them apart. Fields
+// without a time (hours worked, a note) keep the later copy's values, which the API does not
+// tell for the past.
 func jobAt(job *workforce.Job, c *feed.Change) ([]byte, bool, error) {
 	doc := []byte(job.Raw)
 	if len(doc) == 0 {
@@ -80,6 +89,7 @@ func jobAt(job *workforce.Job, c *feed.Change) ([]byte, bool, error) {
 	}
 	var top struct {
 		Transitions []json.RawMessage `json:"transitions"`
+		UpdatedAt   workforce.Time    `json:"updated_at"`
 	}
 	if err := json.Unmarshal(doc, &top); err != nil {
 		return nil, false, fmt.Errorf("the Job %d's document: %w", job.ID, err)
@@ -108,46 +118,97 @@ func jobAt(job *workforce.Job, c *feed.Change) ([]byte, bool, error) {
 		keep[t.ID] = true
 	}
 	this := byTime[at]
-	doc, err := edit(doc, func(m map[string]json.RawMessage) error {
-		var kept []json.RawMessage
-		for _, t := range trs {
-			if keep[t.ID] {
-				kept = append(kept, t.doc)
-			}
+	after := this.CreatedAt.Add(max(this.CreatedAt.Precision(), time.Second)) // surely after the change from here
+	updated := this.CreatedAt.Time
+	var kept [][]byte
+	for _, t := range trs {
+		if keep[t.ID] {
+			kept = append(kept, t.doc)
 		}
-		var err error
-		if m["transitions"], err = json.Marshal(kept); err != nil {
-			return err
+	}
+	transitions := append(append([]byte("["), bytes.Join(kept, []byte(","))...), ']')
+	state, _ := json.Marshal(c.To)
+	// A first pass finds the latest kept time of the record, for updated_at.
+	isTime := func(key string, v json.RawMessage) (workforce.Time, bool) {
+		var t workforce.Time
+		if !strings.HasSuffix(key, "_at") || key == "created_at" || key == "updated_at" ||
+			json.Unmarshal(v, &t) != nil || t.IsZero() {
+			return t, false
 		}
-		m["state"], _ = json.Marshal(c.To)
-		var tr map[string]json.RawMessage
-		if err := json.Unmarshal(this.doc, &tr); err == nil && tr["created_at"] != nil {
-			m["updated_at"] = tr["created_at"] // in the API's own form
+		return t, true
+	}
+	if _, err := edit(doc, func(key string, v json.RawMessage) (json.RawMessage, bool) {
+		if t, ok := isTime(key, v); ok && t.Before(after) && t.After(updated) {
+			updated = t.Time
 		}
-		for k, v := range m {
-			if !strings.HasSuffix(k, "_at") || k == "created_at" || k == "updated_at" {
-				continue
-			}
-			var t workforce.Time
-			if json.Unmarshal(v, &t) == nil && t.After(this.CreatedAt.Time) {
-				m[k] = json.RawMessage("null")
-			}
+		return nil, false
+	}); err != nil {
+		return nil, false, fmt.Errorf("the Job %d's document: %w", job.ID, err)
+	}
+	doc, err := edit(doc, func(key string, v json.RawMessage) (json.RawMessage, bool) {
+		switch key {
+		case "state":
+			return state, true
+		case "transitions":
+			return transitions, true
+		case "updated_at":
+			return json.RawMessage(strconv.Quote(formatLike(top.UpdatedAt, updated))), true
 		}
-		return nil
+		if t, ok := isTime(key, v); ok && !t.Before(after) {
+			return json.RawMessage("null"), true
+		}
+		return nil, false
 	})
 	return doc, true, err
 }
 
-// edit decodes an object, lets fn change its members, and encodes it again.
-func edit(doc []byte, fn func(map[string]json.RawMessage) error) ([]byte, error) {
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(doc, &m); err != nil {
+// formatLike writes t as sample is written: in its offset, with as many digits of fraction.
+// A zero sample (no updated_at) gives the API's usual form: Pacific time is not known here, so
+// UTC to the millisecond.
+func formatLike(sample workforce.Time, t time.Time) string {
+	layout, p := "2006-01-02T15:04:05", sample.Precision()
+	if sample.IsZero() {
+		return t.UTC().Format(layout + ".000Z07:00")
+	}
+	if p > 0 && p < time.Second {
+		layout += "."
+		for ; p < time.Second; p *= 10 {
+			layout += "0"
+		}
+	}
+	return t.In(sample.Location()).Format(layout + "Z07:00")
+}
+
+// edit walks the top-level members of the object doc in order and answers doc with the value
+// of each member for which fn answers true replaced by fn's value; every other byte is kept.
+func edit(doc []byte, fn func(key string, v json.RawMessage) (json.RawMessage, bool)) ([]byte, error) {
+	dec := json.NewDecoder(bytes.NewReader(doc))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil, fmt.Errorf("not a JSON object")
+	}
+	var out []byte
+	done := 0
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		key, _ := tok.(string)
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, err
+		}
+		end := int(dec.InputOffset())
+		if nv, ok := fn(key, v); ok {
+			start := end - len(v)
+			out = append(append(out, doc[done:start]...), nv...)
+			done = end
+		}
+	}
+	if _, err := dec.Token(); err != nil {
 		return nil, err
 	}
-	if err := fn(m); err != nil {
-		return nil, err
-	}
-	return json.Marshal(m)
+	return append(out, doc[done:]...), nil
 }
 
 // deliveryLine is the line printed for one delivery attempt.

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net"
+	"net/url"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -39,6 +41,9 @@ The fake's control API (/_fake/…) is served too; workforce-fake -h describes i
 		RunE: runE(func(cmd *cobra.Command, _ []string) error {
 			if every <= 0 {
 				return usagef("--every must be above 0")
+			}
+			if err := checkFakeAddrs(addr, receivers); err != nil {
+				return err
 			}
 			opts := []workforcetest.Option{workforcetest.WithAddr(addr), workforcetest.WithTickingClock()}
 			for _, u := range receivers {
@@ -183,4 +188,29 @@ func (d *driver) story() []step {
 	default:
 		return []step{post(false), assign, move("marked no-show", d.srv.NoShowJob)}
 	}
+}
+
+// checkFakeAddrs refuses, as usage errors, a listen address or a webhook receiver that is not
+// on loopback: the fake has no security, and its keys are printed.
+func checkFakeAddrs(addr string, receivers []string) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil || !isLoopback(host) {
+		return usagef("--addr %q: want a loopback address, such as 127.0.0.1:0", addr)
+	}
+	for _, r := range receivers {
+		u, err := url.Parse(r)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || !isLoopback(u.Hostname()) {
+			return usagef("--webhook-url %q: want an http or https URL on loopback", printableURL(r))
+		}
+	}
+	return nil
+}
+
+// isLoopback tells whether host is localhost or a loopback IP address.
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }

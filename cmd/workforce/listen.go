@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -38,6 +39,7 @@ type listener struct {
 	mu                 sync.Mutex // serializes the output
 	out                io.Writer
 	delivered, skipped atomic.Int64
+	inFlight           atomic.Int64 // deliveries under way
 }
 
 func (e *env) listenCommand() *cobra.Command {
@@ -59,19 +61,32 @@ in order. One line is printed per delivery: time, resource, id, from → to, the
 status, latency.
 
 A Job whose sync copy is already past a change (two moves between syncs) is delivered as it
-stood at that change, rebuilt from the later copy: state, transitions and times at the change
-(marked "rebuilt" on its line and in the X-Workforce-Cli-Rebuilt header).
+stood at that change, rebuilt from the later copy (marked "rebuilt" on its line and in the
+X-Workforce-Cli-Rebuilt header): the copy's keys and bytes, with state and transitions as at the
+change, times surely after it null, and updated_at the transition's second (the API stamps
+transitions to the second) in the copy's own form. Two changes of one second may then carry one
+updated_at: each delivery of a Job names its transition in the X-Workforce-Cli-Transition header,
+by which a receiver can tell them apart.
+
+A Job Request carries no history: it is delivered in the states seen at each sync, and states
+it passed through between two syncs are not seen (posted → filled → posted → cancelled may
+arrive as posted → cancelled). A shorter --interval misses fewer, for more requests to the API.
 
 Without --state, what was delivered is kept in memory: a restart delivers the whole history
 again (or, with --from-now, only what happens after the restart). With --state FILE (SQLite),
 a restart resumes where the last run stopped; a delivery the receiver acknowledged is not
 repeated after a clean stop (Ctrl-C). After a crash, the deliveries in flight are repeated:
-the receiver should, as for the platform's webhooks, store by id and updated_at.`,
+the receiver should, as for the platform's webhooks, store by id and updated_at. A state file
+belongs to the base URL and API key of its first run (it keeps the URL and a fingerprint of the
+key, never the key): a run against another API or with another key is refused.`,
 		Example: `  workforce listen --forward-to http://localhost:8080/webhooks
   workforce listen --forward-to http://localhost:8080/webhooks --state listen.db --from-now --resource jobs`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: runE(func(cmd *cobra.Command, _ []string) error {
 			if err := l.configure(resource, interval, retry); err != nil {
+				return err
+			}
+			if err := checkStatePath(state); err != nil {
 				return err
 			}
 			l.fromNowFlag, l.printJSON, l.out = fromNow, printJSON, cmd.OutOrStdout()
@@ -97,7 +112,7 @@ func (l *listener) configure(resource string, interval, retry time.Duration) err
 	case l.to == "":
 		return usagef("--forward-to is required")
 	case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "":
-		return usagef("--forward-to %q: want an http or https URL", l.to)
+		return usagef("--forward-to %q: want an http or https URL", printableURL(l.to))
 	case interval <= 0 || retry <= 0 || l.timeout <= 0:
 		return usagef("--interval, --retry-wait and --timeout must be above 0")
 	}
@@ -122,20 +137,28 @@ func (e *env) listen(ctx context.Context, l *listener, state string, interval, r
 		return err
 	}
 	l.secretKey = secretKey
+	var store feed.Store = feed.NewMemoryStore()
+	where, bind := "in memory", func() error { return nil }
+	if state != "" {
+		s, err := sqlite.Open(ctx, state)
+		if err != nil {
+			return stateError(err, state)
+		}
+		defer s.Close()
+		apiKey, _, _ := e.keys() // read already by client
+		base, _ := e.baseURL(apiKey)
+		if bind, err = bindState(ctx, s.DB(), state, base, apiKey); err != nil {
+			return stateError(err, state)
+		}
+		store, where = s, state
+	}
 	// One call first, so that wrong keys or an unreachable API end the command at once,
 	// rather than being logged at every sync.
 	if _, _, err := c.Jobs.List(ctx, &workforce.JobListOptions{ListOptions: workforce.ListOptions{Per: 1}}); err != nil {
 		return err
 	}
-	var store feed.Store = feed.NewMemoryStore()
-	where := "in memory"
-	if state != "" {
-		s, err := sqlite.Open(ctx, state)
-		if err != nil {
-			return errorf(err, "opening --state %s", state)
-		}
-		defer s.Close()
-		store, where = s, state
+	if err := bind(); err != nil {
+		return err
 	}
 	if l.from, err = from(ctx, c, store, l.fromNowFlag); err != nil {
 		return err
@@ -147,10 +170,16 @@ func (e *env) listen(ctx context.Context, l *listener, state string, interval, r
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stderr, "Forwarding changes to %s, syncing every %s (state %s). Ctrl-C stops.\n", l.to, interval, where)
+	fmt.Fprintf(e.stderr, "Forwarding changes to %s, syncing every %s (state %s). Ctrl-C stops.\n", printableURL(l.to), interval, where)
 	if !l.from.IsZero() {
 		fmt.Fprintf(e.stderr, "Changes made before %s (the API's clock) are not delivered.\n", l.from.UTC().Format(time.RFC3339))
 	}
+	stopping := context.AfterFunc(ctx, func() {
+		if l.inFlight.Load() > 0 {
+			fmt.Fprintln(e.stderr, "Stopping: waiting for the delivery in flight (Ctrl-C again to quit now).")
+		}
+	})
+	defer stopping()
 	err = f.Run(ctx)
 	fmt.Fprintf(e.stderr, "Stopped: %d delivered, %d not delivered (before the start, or of another resource).\n",
 		l.delivered.Load(), l.skipped.Load())
@@ -196,11 +225,13 @@ func (l *listener) handle(ctx context.Context, c *feed.Change) error {
 		return nil
 	}
 	start := time.Now()
-	status, err := l.post(ctx, b, rebuilt)
+	l.inFlight.Add(1)
+	status, err := l.post(ctx, c, b, rebuilt)
+	l.inFlight.Add(-1)
 	ok := err == nil && status >= 200 && status < 300
 	text := fmt.Sprint(status)
 	if err != nil {
-		text = "error: " + err.Error()
+		text = "error: " + printableError(err, l.to)
 	}
 	line := deliveryLine(start, c, text, time.Since(start), rebuilt, !ok)
 	if l.printJSON {
@@ -215,7 +246,7 @@ func (l *listener) handle(ctx context.Context, c *feed.Change) error {
 }
 
 // post sends one delivery and answers the receiver's status.
-func (l *listener) post(ctx context.Context, body []byte, rebuilt bool) (int, error) {
+func (l *listener) post(ctx context.Context, c *feed.Change, body []byte, rebuilt bool) (int, error) {
 	// Not cancelled by Ctrl-C: a delivery under way finishes, so that one the receiver
 	// acknowledges is acknowledged in the feed too, and not repeated after a restart.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), l.timeout)
@@ -227,6 +258,9 @@ func (l *listener) post(ctx context.Context, body []byte, rebuilt bool) (int, er
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("User-Agent", "workforce-cli")
 	req.Header.Set("X-Service-Webhook-Token", webhook.Sign(body, l.secretKey))
+	if c.TransitionID != 0 {
+		req.Header.Set("X-Workforce-Cli-Transition", strconv.FormatInt(c.TransitionID, 10))
+	}
 	if rebuilt {
 		req.Header.Set("X-Workforce-Cli-Rebuilt", "true")
 	}

@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -75,6 +76,9 @@ func (rc *receiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case webhook.KindJob:
 		d.id, d.state, d.updatedAt = ev.Job.ID, string(ev.Job.State), ev.Job.UpdatedAt.Time
 		d.transition = newest(ev.Job.Transitions).ID
+		if h := r.Header.Get("X-Workforce-Cli-Transition"); h != strconv.FormatInt(d.transition, 10) {
+			rc.t.Errorf("Job %d delivered at transition %d with X-Workforce-Cli-Transition %q", d.id, d.transition, h)
+		}
 	case webhook.KindJobRequest:
 		d.id, d.state, d.updatedAt = ev.JobRequest.ID, string(ev.JobRequest.State), ev.JobRequest.UpdatedAt.Time
 	}

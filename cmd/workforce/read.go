@@ -108,7 +108,7 @@ func (e *env) resourceCommand(r resource) *cobra.Command {
 			n := 0
 			for rw, err := range r.list(cmd.Context(), c, &f, per) {
 				if err != nil {
-					p.flush()
+					_ = p.flushRows()
 					return err
 				}
 				if err := p.print(rw); err != nil {
@@ -176,20 +176,30 @@ func parseTime(flag, s string) (time.Time, error) {
 	return time.Time{}, usagef("%s %q: want a date (2026-11-01) or an RFC 3339 time (2026-11-01T09:00:00Z)", flag, s)
 }
 
-// printer writes rows as a table or as JSON lines.
+// printer writes rows as a table or as JSON lines. A table's header is written with its first
+// row, or by flush when there is none, so that an error before any row prints no table.
 type printer struct {
-	w    io.Writer
-	json bool
-	tw   *tabwriter.Writer
+	w       io.Writer
+	json    bool
+	tw      *tabwriter.Writer
+	columns []string
+	started bool // the header is written
 }
 
 func newPrinter(w io.Writer, output string, columns []string) *printer {
-	p := &printer{w: w, json: output == "json"}
+	p := &printer{w: w, json: output == "json", columns: columns}
 	if !p.json {
 		p.tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(p.tw, strings.Join(columns, "\t"))
 	}
 	return p
+}
+
+// header writes the table's header, once.
+func (p *printer) header() {
+	if p.tw != nil && !p.started {
+		p.started = true
+		fmt.Fprintln(p.tw, strings.Join(p.columns, "\t"))
+	}
 }
 
 // print writes one row: its document compacted on one line, or its cells.
@@ -203,6 +213,7 @@ func (p *printer) print(r row) error {
 		_, err := p.w.Write(b.Bytes())
 		return err
 	}
+	p.header()
 	cells := make([]string, len(r.cells))
 	for i, c := range r.cells {
 		cells[i] = cell(c)
@@ -211,7 +222,14 @@ func (p *printer) print(r row) error {
 	return err
 }
 
+// flush ends the output: the header of an empty table, and the table's rows aligned.
 func (p *printer) flush() error {
+	p.header()
+	return p.flushRows()
+}
+
+// flushRows writes the rows printed so far, before an error: no header without a row.
+func (p *printer) flushRows() error {
 	if p.tw != nil {
 		return p.tw.Flush()
 	}
