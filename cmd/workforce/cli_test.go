@@ -120,7 +120,14 @@ func TestReadEveryResource(t *testing.T) {
 		require.NoError(t, json.Unmarshal([]byte(first), &rec))
 		got := runCLI(ctx, env, res.name, "get", strconv.FormatInt(rec.ID, 10), "-o", "json")
 		require.Equal(t, exitOK, got.code, got.stderr)
-		assert.JSONEq(t, first, got.stdout, res.name)
+		// The record shown by get as the list showed it: a list's User carries more keys
+		// than a shown one (CONTRACT §10.1), so each key get shows is compared.
+		var listed, shown map[string]json.RawMessage
+		require.NoError(t, json.Unmarshal([]byte(first), &listed))
+		require.NoError(t, json.Unmarshal([]byte(got.stdout), &shown))
+		for k, v := range shown {
+			assert.JSONEq(t, string(listed[k]), string(v), "%s: %s", res.name, k)
+		}
 		got = runCLI(ctx, env, res.name, "get", strconv.FormatInt(rec.ID, 10))
 		require.Equal(t, exitOK, got.code, got.stderr)
 		assert.Equal(t, 2, strings.Count(got.stdout, "\n"), "%s: a header and a row: %s", res.name, got.stdout)
