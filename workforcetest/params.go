@@ -94,16 +94,17 @@ func parseMultipart(b body, boundary string) (body, error) {
 	}
 }
 
-// decodeJSONObject decodes raw as exactly one JSON object, keeping numbers as written.
+// decodeJSONObject decodes raw as exactly one JSON object, keeping numbers as written. A body
+// that is not one is a 400, as Rails answers a JSON body it cannot parse.
 func decodeJSONObject(raw []byte) (map[string]any, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	var m map[string]any
 	if err := dec.Decode(&m); err != nil || m == nil {
-		return nil, invalid("body", "must be one JSON object")
+		return nil, errorf(http.StatusBadRequest, "the body must be one JSON object")
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, invalid("body", "has data after the JSON object")
+		return nil, errorf(http.StatusBadRequest, "the body has data after the JSON object")
 	}
 	return m, nil
 }

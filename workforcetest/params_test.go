@@ -15,12 +15,12 @@ func TestMalformedBodies(t *testing.T) {
 		contentType, body string
 		status            int
 	}{
-		"broken JSON":     {"application/json", `{"api_key":`, http.StatusUnprocessableEntity},
-		"JSON null":       {"application/json", `null`, http.StatusUnprocessableEntity},
-		"JSON array":      {"application/json", `[1,2]`, http.StatusUnprocessableEntity},
-		"two objects":     {"application/json", `{}{}`, http.StatusUnprocessableEntity},
-		"trailing data":   {"application/json", `{"api_key": "a"} {}`, http.StatusUnprocessableEntity},
-		"sniffed broken":  {"", `{"job":`, http.StatusUnprocessableEntity},
+		"broken JSON":     {"application/json", `{"api_key":`, http.StatusBadRequest},
+		"JSON null":       {"application/json", `null`, http.StatusBadRequest},
+		"JSON array":      {"application/json", `[1,2]`, http.StatusBadRequest},
+		"two objects":     {"application/json", `{}{}`, http.StatusBadRequest},
+		"trailing data":   {"application/json", `{"api_key": "a"} {}`, http.StatusBadRequest},
+		"sniffed broken":  {"", `{"job":`, http.StatusBadRequest},
 		"bad form escape": {"application/x-www-form-urlencoded", "api_key=%zz", http.StatusUnprocessableEntity},
 		"too large":       {"application/json", `{"a": "` + strings.Repeat("x", 2<<20) + `"}`, http.StatusRequestEntityTooLarge},
 		"other type":      {"text/plain", "api_key=a&secret_key=b", http.StatusUnprocessableEntity},
@@ -41,8 +41,8 @@ func TestMalformedBodies(t *testing.T) {
 	}
 	for _, raw := range []string{`{"job":`, `null`, `[1,2]`, `{}{}`} { // before the token is checked, as any invalid parameter
 		status, body := f.decode(f.send(http.MethodPatch, jobPath(f.Seed().PublicJobID), nil, "application/json", []byte(raw)))
-		assert.Equal(t, http.StatusUnprocessableEntity, status, raw)
-		assert.Contains(t, fieldErrors(t, body), "body", raw)
+		assert.Equal(t, http.StatusBadRequest, status, raw) // as Rails answers a body it cannot parse
+		assert.NotEmpty(t, body["error"], raw)
 	}
 	status, body := f.decode(f.send(http.MethodPost, "/api_v2/jobs", with(f.private), "application/x-www-form-urlencoded",
 		[]byte("job=1&job[worker_id]=2&job[job_request_id][]=3")))

@@ -28,7 +28,7 @@ func FuzzRequest(f *testing.F) {
 	f.Add("POST", "/api_v2/customers/timesheet_import", "multipart/form-data; boundary=b",
 		[]byte("--b\r\nContent-Disposition: form-data; name=\"file\"; filename=\"t.csv\"\r\n\r\njob_id,actual_duration\n1001,5\r\n--b--\r\n"))
 	f.Add("POST", "/api_v2/job_requests/501/resend_notifications?push_all_notifications_asap=on", "", []byte(nil))
-	known := map[int]bool{200: true, 401: true, 403: true, 404: true, 405: true, 413: true, 422: true}
+	known := map[int]bool{200: true, 400: true, 401: true, 403: true, 404: true, 405: true, 413: true, 422: true}
 	f.Fuzz(func(t *testing.T, method, target, contentType string, body []byte) {
 		req, err := http.NewRequestWithContext(t.Context(), method, srv.URL+target, bytes.NewReader(body))
 		if err != nil || strings.HasPrefix(req.URL.Path, "/_fake/faults") {
