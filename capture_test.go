@@ -294,7 +294,7 @@ func TestCapturedPageFindAndSettle(t *testing.T) {
 		fmt.Sprintf(`{"utc_time_now": %q}`, made.Add(3*time.Second).UTC().Format("2006-01-02T15:04:05.000Z"))))
 	unknown := &workforce.TransportError{Method: http.MethodPost, Path: "/api_v2/jobs/assign", OutcomeUnknown: true,
 		Started: time.Now().Add(-5 * time.Second)}
-	create := &workforce.JobCreate{WorkerID: at.worker, JobRequestID: at.jr}
+	create := &workforce.JobCreate{WorkerID: at.worker, JobRequestID: at.jr, RequestorNotes: job.RequestorNotes} // as sent
 	job, err = c.Jobs.Settle(ctx, create, unknown)
 	require.NoError(t, err)
 	assert.Equal(t, newer, job.ID, "the filled Job made after the call began, by worker.id")

@@ -124,16 +124,16 @@ func startedOf(err error) (started, sent *time.Time) {
 	var transportErr *TransportError
 	var decodeErr *DecodeError
 	var unsettledErr *UnsettledError
-	switch {
-	case errors.As(err, &unsettledErr):
+	switch { // a typed nil in the chain tells nothing
+	case errors.As(err, &unsettledErr) && unsettledErr != nil:
 		return &unsettledErr.Started, &unsettledErr.Sent
-	case errors.As(err, &apiErr):
+	case errors.As(err, &apiErr) && apiErr != nil:
 		return &apiErr.Started, &apiErr.Sent
-	case errors.As(err, &redirectErr):
+	case errors.As(err, &redirectErr) && redirectErr != nil:
 		return &redirectErr.Started, &redirectErr.Sent
-	case errors.As(err, &transportErr):
+	case errors.As(err, &transportErr) && transportErr != nil:
 		return &transportErr.Started, &transportErr.Sent
-	case errors.As(err, &decodeErr):
+	case errors.As(err, &decodeErr) && decodeErr != nil:
 		return &decodeErr.Started, &decodeErr.Sent
 	}
 	return nil, nil

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"strings"
 	"time"
 )
 
@@ -272,7 +273,7 @@ func (s *JobRequestsService) Settle(ctx context.Context, params *JobRequestParam
 			if !(sameText(jr.RequestName, params.RequestName) && sameText(jr.Address, params.Address) &&
 				sameText(jr.City, params.City) && sameText(jr.Zip, params.Zip) &&
 				(params.EmployerID == 0 || jr.EmployerID == params.EmployerID) &&
-				(params.AgentCode == "" || jr.AgentCode == params.AgentCode) &&
+				(params.AgentCode == "" || strings.TrimSpace(jr.AgentCode) == strings.TrimSpace(params.AgentCode)) &&
 				(params.MultiDayJobRequestID == 0 || jr.MultiDayJobRequestID == params.MultiDayJobRequestID) &&
 				(params.Classification == "" || jr.Classification == params.Classification)) {
 				return doubtIf(edited)

@@ -297,8 +297,8 @@ func (s *JobsService) Settle(ctx context.Context, create *JobCreate, err error) 
 			notes := strings.TrimSpace(create.RequestorNotes)
 			switch {
 			case j.JobRequestID != 0 && j.JobRequestID != create.JobRequestID, j.WorkerID != 0 && j.WorkerID != create.WorkerID,
-				notes != "" && j.RequestorNotes != "" && strings.TrimSpace(j.RequestorNotes) != notes:
-				return notTheCall
+				strings.TrimSpace(j.RequestorNotes) != notes && j.RequestorNotes != "":
+				return notTheCall // another create's (a Job's notes never change), or the call sent none
 			case j.WorkerID == 0:
 				return maybeTheCall // the answer names no Worker
 			case notes != "" && j.RequestorNotes == "":

@@ -79,6 +79,9 @@ type UnsettledError struct {
 }
 
 func (e *UnsettledError) Error() string {
+	if e == nil {
+		return "workforce: settle: <nil>"
+	}
 	if errors.Is(e.Err, ErrUndecided) {
 		return fmt.Sprintf("workforce: settle: could not tell whether the create was done: %v", e.Err)
 	}
@@ -89,13 +92,16 @@ func (e *UnsettledError) Error() string {
 // Is makes an UnsettledError match ErrOutcomeUnknown, and ErrTooEarly
 // unless it holds a doubt (ErrUndecided), which waiting does not mend.
 func (e *UnsettledError) Is(target error) bool {
+	if e == nil {
+		return false
+	}
 	return target == ErrOutcomeUnknown || (target == ErrTooEarly && !errors.Is(e.Err, ErrUndecided))
 }
 
 // Unwrap returns Err, unless Err matches ErrNotFound (a read answered
 // 404), which would read as "not done": then nil.
 func (e *UnsettledError) Unwrap() error {
-	if errors.Is(e.Err, ErrNotFound) {
+	if e == nil || errors.Is(e.Err, ErrNotFound) {
 		return nil
 	}
 	return e.Err

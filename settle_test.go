@@ -464,6 +464,7 @@ func TestSettleJobWhatTheAnswerLeavesOut(t *testing.T) {
 		{"worker null", `{"id": 21, "state": "filled", "created_at": %q, "worker": null, "transitions": [{"id": 1, "name": "filled"}]}`, "", workforce.ErrUndecided},
 		{"the notes sent", `{"id": 21, "state": "filled", "created_at": %q, "worker": {"id": 7}, "requestor_notes": "Gate 4", "transitions": [{"id": 1, "name": "filled"}]}`, "Gate 4", nil},
 		{"other notes", `{"id": 21, "state": "filled", "created_at": %q, "worker": {"id": 7}, "requestor_notes": "Gate 9", "transitions": [{"id": 1, "name": "filled"}]}`, "Gate 4", workforce.ErrNotFound},
+		{"notes when none were sent", `{"id": 21, "state": "filled", "created_at": %q, "worker": {"id": 7}, "requestor_notes": "service-B ticket 77", "transitions": [{"id": 1, "name": "filled"}]}`, "", workforce.ErrNotFound},
 		{"no notes: the Worker's accept?", `{"id": 21, "state": "filled", "created_at": %q, "worker": {"id": 7}, "requestor_notes": null, "transitions": [{"id": 1, "name": "filled"}]}`, "Gate 4", workforce.ErrUndecided},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -526,4 +527,15 @@ func TestServerClockIsReadFresh(t *testing.T) {
 	_, _, err := c.Info.Get(context.Background())
 	require.NoError(t, err)
 	assert.Equal(t, "no-cache", cacheControl)
+}
+
+// A typed nil *UnsettledError passed as the create's error is refused as
+// any error that tells no call, never a panic.
+func TestSettleRefusesATypedNilError(t *testing.T) {
+	t.Parallel()
+	c, _ := newMock(t, workforce.WithSettleHorizon(0))
+	var nilErr *workforce.UnsettledError
+	_, err := c.Badges.Settle(context.Background(), &workforce.BadgeParams{Name: "B", Description: "d"}, nilErr)
+	require.ErrorIs(t, err, workforce.ErrInvalidArgument)
+	assert.NotErrorIs(t, err, workforce.ErrNotFound)
 }
