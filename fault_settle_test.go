@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"iter"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -153,34 +154,28 @@ func TestSettleAfterTheRecordMovedOn(t *testing.T) {
 // state, whatever its name now: what the recipe must leave one more of.
 func countAll(t *testing.T, c *workforce.Client, kind string) int {
 	ctx := context.Background()
-	n := 0
-	count := func(err error) {
-		require.NoError(t, err)
-		n++
-	}
 	switch {
 	case strings.HasPrefix(kind, "Jobs."):
-		for _, err := range c.Jobs.All(ctx, nil) {
-			count(err)
-		}
+		return countRecords(t, c.Jobs.All(ctx, nil))
 	case strings.HasPrefix(kind, "JobRequests."):
-		for _, err := range c.JobRequests.All(ctx, nil) {
-			count(err)
-		}
+		return countRecords(t, c.JobRequests.All(ctx, nil))
 	case strings.HasPrefix(kind, "Customers."):
-		for _, err := range c.Customers.All(ctx, nil) {
-			count(err)
-		}
+		return countRecords(t, c.Customers.All(ctx, nil))
 	case strings.HasPrefix(kind, "Badges."):
-		for _, err := range c.Badges.All(ctx, nil) {
-			count(err)
-		}
+		return countRecords(t, c.Badges.All(ctx, nil))
 	case strings.HasPrefix(kind, "Users."):
-		for _, err := range c.Users.All(ctx, nil) {
-			count(err)
-		}
-	default:
-		t.Fatalf("no count for %s", kind)
+		return countRecords(t, c.Users.All(ctx, nil))
+	}
+	t.Fatalf("no count for %s", kind)
+	return 0
+}
+
+// countRecords counts the records of seq, failing t on an error.
+func countRecords[T any](t *testing.T, seq iter.Seq2[T, error]) int {
+	n := 0
+	for _, err := range seq {
+		require.NoError(t, err)
+		n++
 	}
 	return n
 }
