@@ -22,12 +22,17 @@ import (
 // state approved reveals the filled transition too, when the sync saw no copy between them).
 // The document is then sent as received when the change is the copy's latest transition, and
 // otherwise rebuilt as it stood at the change (see jobAt); rebuilt is then true.
-func body(c *feed.Change) (b []byte, rebuilt bool, err error) {
+func body(c *feed.Change) (b []byte, rebuilt bool, err error) { return bodyAfter(c, time.Time{}) }
+
+// bodyAfter is body, where a rebuilt Job's updated_at is no earlier than floor: the updated_at of
+// the Job's delivery before (a copy sent as received may stand later in the same second as the
+// change rebuilt after it).
+func bodyAfter(c *feed.Change, floor time.Time) (b []byte, rebuilt bool, err error) {
 	switch {
 	case c.Err != nil:
 		return nil, false, c.Err
 	case c.Kind == feed.KindJob && c.Job != nil:
-		doc, rebuilt, err := jobAt(c.Job, c)
+		doc, rebuilt, err := jobAt(c.Job, c, floor)
 		if err != nil {
 			return nil, false, err
 		}
@@ -79,7 +84,7 @@ type rawTransition struct {
 // updated_at: the delivery's X-Workforce-Cli-Transition header tells them apart. Fields
 // without a time (hours worked, a note) keep the later copy's values, which the API does not
 // tell for the past.
-func jobAt(job *workforce.Job, c *feed.Change) ([]byte, bool, error) {
+func jobAt(job *workforce.Job, c *feed.Change, floor time.Time) ([]byte, bool, error) {
 	doc := []byte(job.Raw)
 	if len(doc) == 0 {
 		var err error
@@ -120,6 +125,9 @@ func jobAt(job *workforce.Job, c *feed.Change) ([]byte, bool, error) {
 	this := byTime[at]
 	after := this.CreatedAt.Add(max(this.CreatedAt.Precision(), time.Second)) // surely after the change from here
 	updated := this.CreatedAt.Time
+	if floor.After(updated) && floor.Before(after) {
+		updated = floor // never before the Job's delivery before, within the change's second
+	}
 	var kept [][]byte
 	for _, t := range trs {
 		if keep[t.ID] {

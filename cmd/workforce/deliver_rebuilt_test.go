@@ -97,3 +97,27 @@ func TestRebuiltJobBodiesKeepTheCopy(t *testing.T) {
 		last = ut
 	}
 }
+
+// A rebuilt body's updated_at is never before the updated_at of the Job's delivery before it:
+// a copy sent as received (paused at 17:30:00.602Z) may stand later in the same second as the
+// change rebuilt after it from a newer copy (in_progress at 17:30:00Z).
+func TestRebuiltUpdatedAtFollowsTheDeliveryBefore(t *testing.T) {
+	t.Parallel()
+	var job workforce.Job
+	require.NoError(t, json.Unmarshal([]byte(movedJob), &job))
+	job.Raw = json.RawMessage(movedJob)
+	job.Transitions[1].CreatedAt = workforce.Time{Time: time.Date(2026, 11, 20, 17, 30, 0, 0, time.UTC)} // in_progress, 14
+	raw := bytes.Replace([]byte(movedJob), []byte(`"2026-11-20T17:45:10Z"`), []byte(`"2026-11-20T17:30:00Z"`), 1)
+	job.Raw = raw
+	before := time.Date(2026, 11, 20, 17, 30, 0, 602_000_000, time.UTC) // the paused copy's updated_at
+	b, rebuilt, err := bodyAfter(&feed.Change{Kind: feed.KindJob, ResourceID: 9, TransitionID: 14, To: "in_progress", Job: &job}, before)
+	require.NoError(t, err)
+	require.True(t, rebuilt)
+	var sent struct {
+		Job struct {
+			UpdatedAt workforce.Time `json:"updated_at"`
+		} `json:"job"`
+	}
+	require.NoError(t, json.Unmarshal(b, &sent))
+	assert.False(t, sent.Job.UpdatedAt.Before(before), "updated_at %s went back before %s", sent.Job.UpdatedAt, before)
+}

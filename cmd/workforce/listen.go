@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -40,6 +41,7 @@ type listener struct {
 	out                io.Writer
 	delivered, skipped atomic.Int64
 	inFlight           atomic.Int64 // deliveries under way
+	lastUpdated        sync.Map     // Job id -> the updated_at its last delivery carried (time.Time)
 }
 
 func (e *env) listenCommand() *cobra.Command {
@@ -217,7 +219,11 @@ func (l *listener) handle(ctx context.Context, c *feed.Change) error {
 		l.skipped.Add(1)
 		return nil
 	}
-	b, rebuilt, err := body(c)
+	var floor time.Time
+	if v, ok := l.lastUpdated.Load(c.ResourceID); ok && c.Kind == feed.KindJob {
+		floor = v.(time.Time)
+	}
+	b, rebuilt, err := bodyAfter(c, floor)
 	if err != nil {
 		l.println(fmt.Sprintf("%s  %s %d %s → %s: cannot be delivered, skipped: %v",
 			time.Now().UTC().Format(time.RFC3339), c.Kind, c.ResourceID, c.From, c.To, err))
@@ -242,6 +248,16 @@ func (l *listener) handle(ctx context.Context, c *feed.Change) error {
 		return fmt.Errorf("delivery of %s %d change %d: %s", c.Kind, c.ResourceID, c.Seq, text)
 	}
 	l.delivered.Add(1)
+	if c.Kind == feed.KindJob {
+		var sent struct {
+			Job struct {
+				UpdatedAt workforce.Time `json:"updated_at"`
+			} `json:"job"`
+		}
+		if json.Unmarshal(b, &sent) == nil && !sent.Job.UpdatedAt.IsZero() {
+			l.lastUpdated.Store(c.ResourceID, sent.Job.UpdatedAt.Time)
+		}
+	}
 	return nil
 }
 
