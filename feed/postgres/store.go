@@ -53,6 +53,8 @@ CREATE TABLE IF NOT EXISTS workforce_feed_changes (
 );
 ALTER TABLE workforce_feed_resources ADD COLUMN IF NOT EXISTS version bigint NOT NULL DEFAULT 0; -- bumped by every write
 CREATE INDEX IF NOT EXISTS workforce_feed_changes_n ON workforce_feed_changes (n);
+-- Changes a TxHandler's transaction handled, kept (ready_at infinity) until its handler returns.
+CREATE INDEX IF NOT EXISTS workforce_feed_changes_handled ON workforce_feed_changes (lease_until) WHERE ready_at = 'infinity';
 CREATE TABLE IF NOT EXISTS workforce_feed_marks (
 	name text        PRIMARY KEY,
 	at   timestamptz NOT NULL
@@ -219,11 +221,19 @@ func (s *Store) SetMark(ctx context.Context, name string, t time.Time) error {
 // that acknowledges the change: fn's writes and the acknowledgment commit
 // together, or neither does, so that each change's effect is made exactly
 // once whatever fails (an instance that dies mid-fn rolls back, and the
-// change goes to another instance after its lease). fn must neither commit
-// nor roll back tx; an error from fn rolls back its writes and leaves the
-// change unacknowledged. While fn runs, the change's row is locked: no
-// other instance takes the change, even past its lease. Once it commits,
-// the resource's next change is claimed at once, as after Ack.
+// change goes to another instance). fn must neither commit nor roll back
+// tx; an error from fn rolls back its writes and leaves the change
+// unacknowledged. While fn runs, the change's row is locked: no other
+// instance takes the change, even past its lease.
+//
+// The transaction marks the change handled rather than deleting it: the
+// resource's next change is claimed by no instance before the Feed's
+// handler (this one, or one that calls it and works on after it) has
+// returned and the Feed acknowledged it, so that work after the
+// transaction is in order per resource too. A handled change is never
+// handed over again: one whose instance died before acknowledging it is
+// deleted by the next Claim once its lease ends (or its instance is seen
+// dead: see Store).
 func (s *Store) TxHandler(fn func(ctx context.Context, tx pgx.Tx, c *feed.Change) error) feed.Handler {
 	return func(ctx context.Context, c *feed.Change) error {
 		k := claimKey{feed.Resource{Kind: c.Kind, ID: c.ResourceID}, c.Seq}
@@ -236,8 +246,8 @@ func (s *Store) TxHandler(fn func(ctx context.Context, tx pgx.Tx, c *feed.Change
 		}
 		err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 			var seq int64
-			err := tx.QueryRow(ctx, `DELETE FROM workforce_feed_changes
-				WHERE kind = $1 AND id = $2 AND seq = $3 AND lease_token = $4 RETURNING seq`,
+			err := tx.QueryRow(ctx, `UPDATE workforce_feed_changes SET ready_at = 'infinity'
+				WHERE kind = $1 AND id = $2 AND seq = $3 AND lease_token = $4 AND ready_at <> 'infinity' RETURNING seq`,
 				string(c.Kind), c.ResourceID, c.Seq, tok).Scan(&seq)
 			if errors.Is(err, pgx.ErrNoRows) {
 				return lost(feed.Claim{Resource: k.r, Seq: k.seq})
@@ -246,7 +256,7 @@ func (s *Store) TxHandler(fn func(ctx context.Context, tx pgx.Tx, c *feed.Change
 				return err
 			}
 			// From here the row is this transaction's: a renewal waits for
-			// its end, and finds no row when it committed.
+			// its end.
 			s.mu.Lock()
 			s.inTx[tok+k.String()] = true
 			s.mu.Unlock()
@@ -255,13 +265,8 @@ func (s *Store) TxHandler(fn func(ctx context.Context, tx pgx.Tx, c *feed.Change
 		s.mu.Lock()
 		delete(s.inTx, tok+k.String())
 		if err == nil {
+			// Handled: the Feed's Ack (or Release) deletes the row.
 			s.txAcks[tok+k.String()] = true
-			// The resource's next change is claimable now: the next Claim
-			// (the Feed's, as this handler returns) asks the database, as
-			// after an Ack, instead of waiting for its recheck or the poll.
-			// Also when the delete saw no later change: one may have been
-			// queued while fn ran, unseen by the delete's snapshot.
-			s.dirty = true
 		}
 		s.mu.Unlock()
 		return err
