@@ -2,21 +2,29 @@
 // receiver instances (behind one load balancer, say) sharing one
 // database: each change is claimed by one instance at a time under a lease
 // kept in the database, and a resource's next change is claimed by no one
-// before its previous one is acknowledged, whichever instance holds it. An
-// instance that dies mid-handler leaves its claim to expire; another
-// instance then hands the change over again. Ingests are announced with
-// NOTIFY, so every instance wakes at once (Store.Wake).
+// before its previous one is acknowledged, whichever instance holds it. Each
+// Store holds a session advisory lock of its own, on a connection of its
+// own outside the pool, for its life: when an instance dies (its
+// connection closes), the others see its lock free within a second or two
+// and end its leases, and another instance hands its changes over again;
+// a live instance keeps its lock, so its leases mean what the Feed's
+// lease says. An instance whose death the server does not see (a host
+// gone without closing its connections) holds its changes until their
+// leases end. Ingests are announced with NOTIFY, so every instance wakes
+// at once (Store.Wake).
 //
 // The tables are created on Open or New when missing, in the schema
 // WithSchema names, else the connection's search_path:
-// workforce_feed_resources, workforce_feed_changes and
-// workforce_feed_marks. Open sizes its pool for the Feed's workers
-// (WithWorkers, WithPoolSize).
+// workforce_feed_resources, workforce_feed_changes,
+// workforce_feed_instances and workforce_feed_marks. Open sizes its pool
+// for the Feed's workers (WithWorkers, WithPoolSize); each Store opens one
+// connection more, for its lock.
 //
 // It uses github.com/jackc/pgx/v5, and needs PostgreSQL 12 or later.
 package postgres
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -54,7 +62,10 @@ CREATE TABLE IF NOT EXISTS workforce_feed_changes (
 ALTER TABLE workforce_feed_resources ADD COLUMN IF NOT EXISTS version bigint NOT NULL DEFAULT 0; -- bumped by every write
 CREATE INDEX IF NOT EXISTS workforce_feed_changes_n ON workforce_feed_changes (n);
 -- Changes a TxHandler's transaction handled, kept (ready_at infinity) until its handler returns.
-CREATE INDEX IF NOT EXISTS workforce_feed_changes_handled ON workforce_feed_changes (lease_until) WHERE ready_at = 'infinity';
+CREATE INDEX IF NOT EXISTS workforce_feed_changes_handled ON workforce_feed_changes (kind, id) WHERE ready_at = 'infinity'; -- no column a claim writes: claims stay HOT updates
+CREATE TABLE IF NOT EXISTS workforce_feed_instances ( -- the Stores that hold their lock (liveness.go)
+	name text PRIMARY KEY
+);
 CREATE TABLE IF NOT EXISTS workforce_feed_marks (
 	name text        PRIMARY KEY,
 	at   timestamptz NOT NULL
@@ -95,6 +106,9 @@ type Store struct {
 	stop    chan struct{}
 	done    chan struct{}
 	closed  sync.Once
+
+	lockConn *pgx.Conn     // holds this Store's lock (liveness.go), under mu
+	killed   chan struct{} // closed by a test's Kill: watch stops, as in a dead process
 }
 
 // ackReq is one acknowledgment waiting for its batch.
@@ -133,13 +147,24 @@ func New(ctx context.Context, pool *pgxpool.Pool) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("postgres: creating the tables: %w", err)
 	}
-	self := token()
-	s := &Store{pool: pool, self: self, name: holderName(self), claims: map[claimKey]held{}, txAcks: map[string]bool{}, inTx: map[string]bool{},
+	s := &Store{pool: pool, claims: map[claimKey]held{}, txAcks: map[string]bool{}, inTx: map[string]bool{},
 		updates: make(chan *updateReq, maxBatch), acks: make(chan *ackReq, maxBatch), notify: make(chan struct{}, 1),
-		stop: make(chan struct{}), done: make(chan struct{}), hold: recheck}
+		stop: make(chan struct{}), done: make(chan struct{}), killed: make(chan struct{}), hold: recheck}
+	for tries := 0; ; tries++ { // a name whose lock's key another's shares: another name
+		s.self = token()
+		s.name = holderName(s.self)
+		ok, err := s.lockSelf(ctx)
+		if err != nil || (!ok && tries == 2) {
+			return nil, fmt.Errorf("postgres: taking the instance's lock: %w", cmp.Or(err, errors.New("held by another session")))
+		}
+		if ok {
+			break
+		}
+	}
 	var wg sync.WaitGroup
-	wg.Add(1 + writers)
+	wg.Add(2 + writers)
 	go func() { defer wg.Done(); s.notifier() }()
+	go func() { defer wg.Done(); s.watch() }()
 	for range writers {
 		go func() { defer wg.Done(); s.writer() }()
 	}
@@ -174,6 +199,7 @@ func (s *Store) Close() {
 			}
 			cancel() // a failure: their leases end on their own
 		}
+		s.unlockSelf() // last: its leases are no one's to end before
 		if s.own {
 			s.pool.Close()
 		}
