@@ -43,16 +43,20 @@
 // hands it over after that. The Handler is called at least once: if it
 // fails, panics, or the process dies before its acknowledgment is stored,
 // the change is handed over again (Change.Attempt counts), to this Feed or,
-// on a shared store, another one once the lease expires. A Handler whose
+// on a shared store, another one once the lease expires (PostgreSQL: once
+// the instance is seen dead, within seconds, or its lease expires). A Handler whose
 // effects must happen exactly once either makes them idempotent, or uses a
 // store's transactional handler (sqlite.Store.TxHandler,
 // postgres.Store.TxHandler), whose writes commit in the same transaction as
 // the acknowledgment.
 //
 // Changes of one resource are handed over one at a time, in order: a Job's
-// next change is not handed to any Feed sharing the store while the one
-// before it is unacknowledged (held by a handler, or waiting for a retry
-// after an error). Changes of different resources are handed over
+// next change is not handed to any Feed sharing the store before the
+// handler of the one before it has returned and the change is
+// acknowledged (not while it is held by a handler, or waits for a retry
+// after an error). With a TxHandler too: work a handler does after its
+// transaction committed is done before the next change's handler starts,
+// unless the lease was lost meanwhile. Changes of different resources are handed over
 // concurrently (WithWorkers), in no promised order.
 //
 // A delivery is answered 2xx only after its copy is stored, so a copy the

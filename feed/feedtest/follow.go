@@ -11,8 +11,8 @@ import (
 )
 
 // Follow checks that a resource's next change is handed over as soon as
-// the change before it is acknowledged, by the handler's return or in its
-// transaction (a store's TxHandler), not at the next poll. It runs a Feed
+// the change before it is acknowledged (after its handler, a store's
+// TxHandler say, returned), not at the next poll. It runs a Feed
 // on s that polls once an hour, ingests one copy of a Job (id) revealing
 // three changes, and fails tb unless the handler (a recorder, wrapped by
 // wrap when not nil) is called for all three, in order, within bound of

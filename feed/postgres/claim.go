@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -172,6 +173,9 @@ func (s *Store) claim(ctx context.Context, n int, lease time.Duration) ([]prefet
 	// queue whole.
 	b.Queue(genericPlans + `, set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true),
 		set_config('synchronous_commit', 'off', true)`)
+	// Changes a TxHandler handled whose instance never acknowledged them
+	// (it died, or lost its lease): handled once, never handed over again.
+	b.Queue(`DELETE FROM workforce_feed_changes WHERE ready_at = 'infinity' AND (lease_until IS NULL OR lease_until < now())`)
 	b.Queue(`
 		WITH ready AS (
 			SELECT c.kind, c.id, c.seq FROM workforce_feed_changes c
@@ -188,7 +192,7 @@ func (s *Store) claim(ctx context.Context, n int, lease time.Duration) ([]prefet
 	b.Queue("COMMIT")
 	br := s.pool.SendBatch(ctx, b)
 	defer br.Close()
-	for range 2 {
+	for range 3 {
 		if _, err := br.Exec(); err != nil {
 			return nil, fmt.Errorf("postgres: claiming: %w", err)
 		}
@@ -244,8 +248,20 @@ func (k claimKey) String() string { return fmt.Sprintf("/%s/%d/%d", k.r.Kind, k.
 // round trip and one commit with the updates of that cycle.
 func (s *Store) Ack(ctx context.Context, c feed.Claim) error {
 	if s.forget(c) {
-		return nil // acknowledged in the handler's transaction
+		// Handled in the handler's transaction: its row, kept so that the
+		// resource's next change waits for the handler's return, goes now.
+		// Gone already (its lease ended and a Claim deleted it), it was
+		// handled all the same.
+		if err := s.ack(ctx, c); err != nil && !errors.Is(err, feed.ErrLeaseLost) {
+			return err
+		}
+		return nil
 	}
+	return s.ack(ctx, c)
+}
+
+// ack has the writer delete c's change if c's claim still holds it.
+func (s *Store) ack(ctx context.Context, c feed.Claim) error {
 	r := &ackReq{c: c, done: make(chan error, 1)}
 	select {
 	case s.acks <- r:
@@ -296,7 +312,14 @@ func (s *Store) Extend(ctx context.Context, c feed.Claim, lease time.Duration) e
 
 // Release implements feed.Store.
 func (s *Store) Release(ctx context.Context, c feed.Claim, retryAt time.Time) error {
-	s.forget(c)
+	if s.forget(c) {
+		// Handled in the handler's transaction, which committed: whatever
+		// failed after it, the change is not handed over again.
+		if err := s.ack(ctx, c); err != nil && !errors.Is(err, feed.ErrLeaseLost) {
+			return err
+		}
+		return nil
+	}
 	tag, err := s.pool.Exec(ctx, `UPDATE workforce_feed_changes
 		SET lease_token = NULL, lease_until = NULL, ready_at = now() + $5 * interval '1 microsecond'
 		WHERE kind = $1 AND id = $2 AND seq = $3 AND lease_token = $4`,

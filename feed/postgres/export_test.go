@@ -39,3 +39,31 @@ func Age(s *Store, d time.Duration) {
 
 // ReturnStale gives back at once what returnStale would after hold.
 func ReturnStale(s *Store) { s.returnStale() }
+
+// Kill makes s as a process that died: its lock's connection closes
+// abruptly (its session, and the lock, end on the server) and no Store
+// takes its lock again.
+func Kill(s *Store) {
+	close(s.killed)
+	s.mu.Lock()
+	conn := s.lockConn
+	s.lockConn = nil
+	s.mu.Unlock()
+	if conn != nil {
+		_ = conn.PgConn().Conn().Close()
+	}
+}
+
+// DropLock closes s's lock's connection abruptly, as a network failure
+// would: s takes its lock again.
+func DropLock(s *Store) {
+	s.mu.Lock()
+	conn := s.lockConn
+	s.mu.Unlock()
+	if conn != nil {
+		_ = conn.PgConn().Conn().Close()
+	}
+}
+
+// Name answers the name of s's leases and lock.
+func Name(s *Store) string { return s.name }

@@ -2,21 +2,29 @@
 // receiver instances (behind one load balancer, say) sharing one
 // database: each change is claimed by one instance at a time under a lease
 // kept in the database, and a resource's next change is claimed by no one
-// before its previous one is acknowledged, whichever instance holds it. An
-// instance that dies mid-handler leaves its claim to expire; another
-// instance then hands the change over again. Ingests are announced with
-// NOTIFY, so every instance wakes at once (Store.Wake).
+// before its previous one is acknowledged, whichever instance holds it. Each
+// Store holds a session advisory lock of its own, on a connection of its
+// own outside the pool, for its life: when an instance dies (its
+// connection closes), the others see its lock free within a second or two
+// and end its leases, and another instance hands its changes over again;
+// a live instance keeps its lock, so its leases mean what the Feed's
+// lease says. An instance whose death the server does not see (a host
+// gone without closing its connections) holds its changes until their
+// leases end. Ingests are announced with NOTIFY, so every instance wakes
+// at once (Store.Wake).
 //
 // The tables are created on Open or New when missing, in the schema
 // WithSchema names, else the connection's search_path:
-// workforce_feed_resources, workforce_feed_changes and
-// workforce_feed_marks. Open sizes its pool for the Feed's workers
-// (WithWorkers, WithPoolSize).
+// workforce_feed_resources, workforce_feed_changes,
+// workforce_feed_instances and workforce_feed_marks. Open sizes its pool
+// for the Feed's workers (WithWorkers, WithPoolSize); each Store opens one
+// connection more, for its lock.
 //
 // It uses github.com/jackc/pgx/v5, and needs PostgreSQL 12 or later.
 package postgres
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -53,6 +61,11 @@ CREATE TABLE IF NOT EXISTS workforce_feed_changes (
 );
 ALTER TABLE workforce_feed_resources ADD COLUMN IF NOT EXISTS version bigint NOT NULL DEFAULT 0; -- bumped by every write
 CREATE INDEX IF NOT EXISTS workforce_feed_changes_n ON workforce_feed_changes (n);
+-- Changes a TxHandler's transaction handled, kept (ready_at infinity) until its handler returns.
+CREATE INDEX IF NOT EXISTS workforce_feed_changes_handled ON workforce_feed_changes (kind, id) WHERE ready_at = 'infinity'; -- no column a claim writes: claims stay HOT updates
+CREATE TABLE IF NOT EXISTS workforce_feed_instances ( -- the Stores that hold their lock (liveness.go)
+	name text PRIMARY KEY
+);
 CREATE TABLE IF NOT EXISTS workforce_feed_marks (
 	name text        PRIMARY KEY,
 	at   timestamptz NOT NULL
@@ -93,6 +106,9 @@ type Store struct {
 	stop    chan struct{}
 	done    chan struct{}
 	closed  sync.Once
+
+	lockConn *pgx.Conn     // holds this Store's lock (liveness.go), under mu
+	killed   chan struct{} // closed by a test's Kill: watch stops, as in a dead process
 }
 
 // ackReq is one acknowledgment waiting for its batch.
@@ -131,13 +147,24 @@ func New(ctx context.Context, pool *pgxpool.Pool) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("postgres: creating the tables: %w", err)
 	}
-	self := token()
-	s := &Store{pool: pool, self: self, name: holderName(self), claims: map[claimKey]held{}, txAcks: map[string]bool{}, inTx: map[string]bool{},
+	s := &Store{pool: pool, claims: map[claimKey]held{}, txAcks: map[string]bool{}, inTx: map[string]bool{},
 		updates: make(chan *updateReq, maxBatch), acks: make(chan *ackReq, maxBatch), notify: make(chan struct{}, 1),
-		stop: make(chan struct{}), done: make(chan struct{}), hold: recheck}
+		stop: make(chan struct{}), done: make(chan struct{}), killed: make(chan struct{}), hold: recheck}
+	for tries := 0; ; tries++ { // a name whose lock's key another's shares: another name
+		s.self = token()
+		s.name = holderName(s.self)
+		ok, err := s.lockSelf(ctx)
+		if err != nil || (!ok && tries == 2) {
+			return nil, fmt.Errorf("postgres: taking the instance's lock: %w", cmp.Or(err, errors.New("held by another session")))
+		}
+		if ok {
+			break
+		}
+	}
 	var wg sync.WaitGroup
-	wg.Add(1 + writers)
+	wg.Add(2 + writers)
 	go func() { defer wg.Done(); s.notifier() }()
+	go func() { defer wg.Done(); s.watch() }()
 	for range writers {
 		go func() { defer wg.Done(); s.writer() }()
 	}
@@ -172,6 +199,7 @@ func (s *Store) Close() {
 			}
 			cancel() // a failure: their leases end on their own
 		}
+		s.unlockSelf() // last: its leases are no one's to end before
 		if s.own {
 			s.pool.Close()
 		}
@@ -219,11 +247,19 @@ func (s *Store) SetMark(ctx context.Context, name string, t time.Time) error {
 // that acknowledges the change: fn's writes and the acknowledgment commit
 // together, or neither does, so that each change's effect is made exactly
 // once whatever fails (an instance that dies mid-fn rolls back, and the
-// change goes to another instance after its lease). fn must neither commit
-// nor roll back tx; an error from fn rolls back its writes and leaves the
-// change unacknowledged. While fn runs, the change's row is locked: no
-// other instance takes the change, even past its lease. Once it commits,
-// the resource's next change is claimed at once, as after Ack.
+// change goes to another instance). fn must neither commit nor roll back
+// tx; an error from fn rolls back its writes and leaves the change
+// unacknowledged. While fn runs, the change's row is locked: no other
+// instance takes the change, even past its lease.
+//
+// The transaction marks the change handled rather than deleting it: the
+// resource's next change is claimed by no instance before the Feed's
+// handler (this one, or one that calls it and works on after it) has
+// returned and the Feed acknowledged it, so that work after the
+// transaction is in order per resource too. A handled change is never
+// handed over again: one whose instance died before acknowledging it is
+// deleted by the next Claim once its lease ends (or its instance is seen
+// dead: see Store).
 func (s *Store) TxHandler(fn func(ctx context.Context, tx pgx.Tx, c *feed.Change) error) feed.Handler {
 	return func(ctx context.Context, c *feed.Change) error {
 		k := claimKey{feed.Resource{Kind: c.Kind, ID: c.ResourceID}, c.Seq}
@@ -236,8 +272,8 @@ func (s *Store) TxHandler(fn func(ctx context.Context, tx pgx.Tx, c *feed.Change
 		}
 		err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 			var seq int64
-			err := tx.QueryRow(ctx, `DELETE FROM workforce_feed_changes
-				WHERE kind = $1 AND id = $2 AND seq = $3 AND lease_token = $4 RETURNING seq`,
+			err := tx.QueryRow(ctx, `UPDATE workforce_feed_changes SET ready_at = 'infinity'
+				WHERE kind = $1 AND id = $2 AND seq = $3 AND lease_token = $4 AND ready_at <> 'infinity' RETURNING seq`,
 				string(c.Kind), c.ResourceID, c.Seq, tok).Scan(&seq)
 			if errors.Is(err, pgx.ErrNoRows) {
 				return lost(feed.Claim{Resource: k.r, Seq: k.seq})
@@ -246,7 +282,7 @@ func (s *Store) TxHandler(fn func(ctx context.Context, tx pgx.Tx, c *feed.Change
 				return err
 			}
 			// From here the row is this transaction's: a renewal waits for
-			// its end, and finds no row when it committed.
+			// its end.
 			s.mu.Lock()
 			s.inTx[tok+k.String()] = true
 			s.mu.Unlock()
@@ -255,13 +291,8 @@ func (s *Store) TxHandler(fn func(ctx context.Context, tx pgx.Tx, c *feed.Change
 		s.mu.Lock()
 		delete(s.inTx, tok+k.String())
 		if err == nil {
+			// Handled: the Feed's Ack (or Release) deletes the row.
 			s.txAcks[tok+k.String()] = true
-			// The resource's next change is claimable now: the next Claim
-			// (the Feed's, as this handler returns) asks the database, as
-			// after an Ack, instead of waiting for its recheck or the poll.
-			// Also when the delete saw no later change: one may have been
-			// queued while fn ran, unseen by the delete's snapshot.
-			s.dirty = true
 		}
 		s.mu.Unlock()
 		return err

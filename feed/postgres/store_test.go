@@ -235,7 +235,7 @@ func TestOpenWithSchema(t *testing.T) {
 	a, a2, b := open(one), open(one), open(two)
 	var tables int
 	require.NoError(t, a.Pool().QueryRow(ctx, "SELECT count(*) FROM information_schema.tables WHERE table_schema = $1", one).Scan(&tables))
-	assert.Equal(t, 3, tables, "the tables are in the schema")
+	assert.Equal(t, 4, tables, "the tables are in the schema")
 	require.NoError(t, a.Update(ctx, job(1), queue("x")))
 	require.NoError(t, a.SetMark(ctx, "m", time.Now()))
 	got, err := b.Claim(ctx, 4, time.Minute)

@@ -70,7 +70,15 @@ func (s *Store) Claim(ctx context.Context, n int, leaseFor time.Duration) ([]fee
 		c.Resource.Kind = feed.Kind(kind)
 		l := s.claims[c.Resource]
 		switch {
-		case l != nil && l.seq == c.Seq && (l.until.After(now) || l.acked || l.acking):
+		case l != nil && (l.acked || l.acking):
+			// Acknowledged in a handler's transaction whose handler has
+			// not returned (no Ack yet), or its delete is in a write under
+			// way (committed, the file shows the next change as the head
+			// before the lease is forgotten): the resource's next change
+			// waits for it, so that the handler's work after its
+			// transaction is in order too.
+			continue
+		case l != nil && l.seq == c.Seq && l.until.After(now):
 			continue // leased, or acknowledged in a transaction not yet forgotten
 		case l == nil || l.seq != c.Seq:
 			l = &lease{seq: c.Seq}
@@ -166,6 +174,12 @@ func (s *Store) Extend(ctx context.Context, c feed.Claim, leaseFor time.Duration
 // Release implements feed.Store.
 func (s *Store) Release(ctx context.Context, c feed.Claim, retryAt time.Time) error {
 	s.mu.Lock()
+	if s.txAcks[c.Token] {
+		// Acknowledged in the handler's transaction, which committed:
+		// whatever failed after it, the change is not handed over again.
+		s.mu.Unlock()
+		return s.Ack(ctx, c)
+	}
 	l, err := s.holds(c)
 	if err == nil {
 		l.token = "" // no other call of this claim may act now

@@ -40,7 +40,10 @@ func deleteChange(tx *sql.Tx, c feed.Claim) error {
 // writes and leaves the change unacknowledged. fn runs in the store's one
 // writer: other writes wait for it, so it must be quick, and it reads and
 // writes through tx only: DB() inside fn waits for the connection tx
-// holds, for ever.
+// holds, for ever. The resource's next change is claimed only once the
+// Feed's handler (this one, or one that calls it and works on after it)
+// has returned, so that work after the transaction is in order per
+// resource too.
 func (s *Store) TxHandler(fn func(ctx context.Context, tx *sql.Tx, c *feed.Change) error) feed.Handler {
 	return func(ctx context.Context, c *feed.Change) error {
 		r := feed.Resource{Kind: c.Kind, ID: c.ResourceID}
