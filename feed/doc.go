@@ -47,7 +47,8 @@
 // the instance is seen dead, within seconds, or its lease expires). A Handler whose
 // effects must happen exactly once either makes them idempotent, or uses a
 // store's transactional handler (sqlite.Store.TxHandler,
-// postgres.Store.TxHandler), whose writes commit in the same transaction as
+// postgres.Store.TxHandler: once its transaction committed, the change is
+// acknowledged whatever the handler does after, even fail), whose writes commit in the same transaction as
 // the acknowledgment.
 //
 // Changes of one resource are handed over one at a time, in order: a Job's

@@ -14,15 +14,21 @@ import (
 // in workforce_feed_instances. The server ends a session whose connection
 // closes (a crash, a kill, a closed socket), and its locks with it. Every
 // second each Store tries the lock of every registered name in a
-// transaction: one it gets belongs to a dead instance, whose leases end
-// at once (their lease_until set to the past; nothing else changes, so
-// that it is exactly a lease that ran out) and whose name is struck out;
-// the lock goes with the transaction. A live instance holds its lock, so
-// its leases are never ended so: they mean what the Feed's lease says. A
-// Store whose lock connection fails takes its lock again on a new one;
-// meanwhile it is a dead instance to the others, which is a lease that
-// ran out: its handlers' renewals answer ErrLeaseLost once another claim
-// took their change.
+// transaction: a name whose lock it gets on every look for reapGrace
+// belongs to a dead instance, whose leases end then (their lease_until set
+// to the past; nothing else changes, so that it is exactly a lease that
+// ran out) and whose name is struck out; the lock goes with the
+// transaction. A live instance holds its lock, so its leases are never
+// ended so: they mean what the Feed's lease says. A Store whose lock
+// connection is closed (a reset, an idle timeout) takes its lock again on
+// a new one within a second, inside the grace: a hiccup is not a death.
+// One that cannot for the whole grace is a dead instance to the others,
+// which is a lease that ran out: its handlers' renewals answer
+// ErrLeaseLost once another claim took their change.
+//
+// The lock is a session's: the Store's connections must reach PostgreSQL
+// directly or through a pooler in session mode (a pooler in transaction
+// mode shares server sessions, and so the locks, between clients).
 
 // instanceClass is the first key of the instances' locks (the sync
 // lock's is hashtext('workforce_feed sync')).
@@ -31,6 +37,11 @@ const instanceClass = "hashtext('workforce_feed instance')"
 // livenessEvery is how often a Store looks for dead instances, and checks
 // its own lock's connection.
 const livenessEvery = time.Second
+
+// reapGrace is how long a name's lock must be found free, look after look,
+// before its instance is taken for dead: longer than a live Store takes to
+// lock again after its lock's connection closed.
+const reapGrace = 5 * time.Second
 
 // lockSelf takes this Store's lock on a connection of its own, and
 // registers its name; it answers false when another session holds the
@@ -82,16 +93,15 @@ func (s *Store) watch() {
 	}
 }
 
-// keepLock takes this Store's lock again when its connection failed.
+// keepLock takes this Store's lock again when its connection closed. A
+// ping that fails on an open connection (a slow server) leaves it be: the
+// session, and the lock, may well live.
 func (s *Store) keepLock(ctx context.Context) {
 	s.mu.Lock()
 	conn := s.lockConn
 	s.mu.Unlock()
-	if conn != nil && conn.Ping(ctx) == nil {
+	if conn != nil && (conn.Ping(ctx) == nil || !conn.IsClosed()) {
 		return
-	}
-	if conn != nil {
-		_ = conn.Close(ctx)
 	}
 	s.mu.Lock()
 	s.lockConn = nil
@@ -99,18 +109,42 @@ func (s *Store) keepLock(ctx context.Context) {
 	_, _ = s.lockSelf(ctx) // failed, or taken by a reaper's look: again in a second
 }
 
-// reap ends the leases of the instances whose lock is free, and answers
-// how many it ended.
+// reap ends the leases of the instances whose lock it found free on every
+// look for reapGrace, and answers how many it ended. Only watch calls it:
+// s.freeSince is its own.
 func (s *Store) reap(ctx context.Context) (int64, error) {
 	var ended int64
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		rows, err := tx.Query(ctx, `DELETE FROM workforce_feed_instances
-			WHERE name <> $1 AND pg_try_advisory_xact_lock(`+instanceClass+`, hashtext(name)) RETURNING name`, s.name)
+		// A row a zombie's transaction holds must not stall the looks.
+		if _, err := tx.Exec(ctx, "SET LOCAL lock_timeout = '500ms'"); err != nil {
+			return err
+		}
+		rows, err := tx.Query(ctx, `SELECT name FROM workforce_feed_instances
+			WHERE name <> $1 AND pg_try_advisory_xact_lock(`+instanceClass+`, hashtext(name))`, s.name)
 		if err != nil {
 			return err
 		}
-		dead, err := pgx.CollectRows(rows, pgx.RowTo[string])
-		if err != nil || len(dead) == 0 {
+		free, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		if err != nil {
+			return err
+		}
+		now, since, dead := time.Now(), map[string]time.Time{}, []string(nil)
+		for _, name := range free {
+			first, ok := s.freeSince[name]
+			if !ok {
+				first = now
+			}
+			if now.Sub(first) >= reapGrace {
+				dead = append(dead, name)
+			} else {
+				since[name] = first
+			}
+		}
+		s.freeSince = since // a name found locked again starts over
+		if len(dead) == 0 {
+			return nil
+		}
+		if _, err := tx.Exec(ctx, `DELETE FROM workforce_feed_instances WHERE name = ANY($1)`, dead); err != nil {
 			return err
 		}
 		tag, err := tx.Exec(ctx, `UPDATE workforce_feed_changes c SET lease_until = now() - interval '1 microsecond'

@@ -53,30 +53,63 @@ func TestADeadInstancesChangesGoToAnotherInSeconds(t *testing.T) {
 	require.NoError(t, b.Ack(ctx, got[0]))
 }
 
-// An instance whose lock's connection fails takes its lock again within
-// seconds.
+// An instance whose lock's connection fails takes its lock again, in a
+// new session, within seconds; and another instance, looking meanwhile,
+// does not take it for dead (its change stays its own).
 func TestAnInstanceTakesItsLockAgain(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	pool := database(t)
-	a := store(t, pool)
-	locked := func() bool {
-		var n int
-		require.NoError(t, pool.QueryRow(ctx, `SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted
-			AND classid = hashtext('workforce_feed instance')::oid AND objid = hashtext($1)::oid`, postgres.Name(a)).Scan(&n))
-		return n == 1
-	}
-	wait := func(want bool) {
-		deadline := time.Now().Add(30 * time.Second)
-		for locked() != want {
-			require.True(t, time.Now().Before(deadline), "the lock held: %v after 30s", !want)
-			time.Sleep(20 * time.Millisecond) // polling the database for a bounded while
+	a, b := store(t, pool), store(t, pool)
+	r := feed.Resource{Kind: feed.KindJob, ID: 1}
+	require.NoError(t, a.Update(ctx, r, func([]byte) ([]byte, []feed.Queued, error) {
+		return []byte("r"), []feed.Queued{{Seq: 1, Data: []byte("one")}}, nil
+	}))
+	held, _ := claimWithin(t, a, 5*time.Second)
+	require.Len(t, held, 1)
+	holder := func() int { // the session holding a's lock, 0 for none
+		var pid int
+		err := pool.QueryRow(ctx, `SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted
+			AND classid = hashtext('workforce_feed instance')::oid AND objid = hashtext($1)::oid`, postgres.Name(a)).Scan(&pid)
+		if err != nil {
+			return 0
 		}
+		return pid
 	}
-	wait(true)
+	first := holder()
+	require.NotZero(t, first)
 	postgres.DropLock(a)
-	wait(false) // the server ended the session
 	start := time.Now()
-	wait(true)
+	for pid := holder(); pid == 0 || pid == first; pid = holder() {
+		require.Less(t, time.Since(start), 30*time.Second, "the lock not taken again in a new session")
+		time.Sleep(20 * time.Millisecond) // polling the database for a bounded while
+	}
 	t.Logf("lock taken again after %v", time.Since(start))
+	got, _ := claimWithin(t, b, 7*time.Second) // past the grace: a hiccup is no death
+	require.Empty(t, got, "taken from an instance whose lock's connection closed and that locked again")
+	require.NoError(t, a.Ack(ctx, held[0]))
+}
+
+// A change its TxHandler's transaction marked handled is never put back by
+// a Release: that transaction committed, whatever its caller saw (a
+// context that ended during COMMIT, a reset connection). The Release
+// acknowledges it instead, and no claim hands it over again.
+func TestAReleaseAfterACommittedTxHandlerAcknowledges(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := database(t)
+	s := store(t, pool)
+	r := feed.Resource{Kind: feed.KindJob, ID: 1}
+	require.NoError(t, s.Update(ctx, r, func([]byte) ([]byte, []feed.Queued, error) {
+		return []byte("r"), []feed.Queued{{Seq: 1, Data: []byte("one")}}, nil
+	}))
+	held, _ := claimWithin(t, s, 5*time.Second)
+	require.Len(t, held, 1)
+	// What the TxHandler's transaction does to the change, committed.
+	_, err := pool.Exec(ctx, `UPDATE workforce_feed_changes SET ready_at = 'infinity' WHERE lease_token = $1`, held[0].Token)
+	require.NoError(t, err)
+	require.NoError(t, s.Release(ctx, held[0], time.Now()))
+	var n int
+	require.NoError(t, pool.QueryRow(ctx, `SELECT count(*) FROM workforce_feed_changes`).Scan(&n))
+	require.Zero(t, n, "the handled change is acknowledged, not put back")
 }

@@ -107,8 +107,11 @@ type Store struct {
 	done    chan struct{}
 	closed  sync.Once
 
-	lockConn *pgx.Conn     // holds this Store's lock (liveness.go), under mu
-	killed   chan struct{} // closed by a test's Kill: watch stops, as in a dead process
+	lockConn *pgx.Conn // holds this Store's lock (liveness.go), under mu
+	// freeSince holds, for each other instance whose lock the last look
+	// found free, when it was first found so; watch's alone (liveness.go).
+	freeSince map[string]time.Time
+	killed    chan struct{} // closed by a test's Kill: watch stops, as in a dead process
 }
 
 // ackReq is one acknowledgment waiting for its batch.
