@@ -27,6 +27,18 @@ func claimWithin(t *testing.T, s *postgres.Store, bound time.Duration) ([]feed.C
 	return nil, time.Since(start)
 }
 
+// claimOne queues one change of Job 1 in s and claims it from s.
+func claimOne(t *testing.T, s *postgres.Store) []feed.Claim {
+	t.Helper()
+	r := feed.Resource{Kind: feed.KindJob, ID: 1}
+	require.NoError(t, s.Update(context.Background(), r, func([]byte) ([]byte, []feed.Queued, error) {
+		return []byte("r"), []feed.Queued{{Seq: 1, Data: []byte("one")}}, nil
+	}))
+	held, _ := claimWithin(t, s, 5*time.Second)
+	require.Len(t, held, 1)
+	return held
+}
+
 // A change claimed by an instance that dies (its lock's connection
 // closes abruptly) goes to another within seconds, not after the lease
 // (a minute); while its instance lives, no one takes it.
@@ -35,12 +47,7 @@ func TestADeadInstancesChangesGoToAnotherInSeconds(t *testing.T) {
 	ctx := context.Background()
 	pool := database(t)
 	a, b := store(t, pool), store(t, pool)
-	r := feed.Resource{Kind: feed.KindJob, ID: 1}
-	require.NoError(t, a.Update(ctx, r, func([]byte) ([]byte, []feed.Queued, error) {
-		return []byte("r"), []feed.Queued{{Seq: 1, Data: []byte("one")}}, nil
-	}))
-	held, _ := claimWithin(t, a, 5*time.Second)
-	require.Len(t, held, 1)
+	held := claimOne(t, a)
 	got, _ := claimWithin(t, b, 3*time.Second) // three looks for dead instances
 	require.Empty(t, got, "taken from a live instance")
 	postgres.Kill(a)
@@ -61,12 +68,7 @@ func TestAnInstanceTakesItsLockAgain(t *testing.T) {
 	ctx := context.Background()
 	pool := database(t)
 	a, b := store(t, pool), store(t, pool)
-	r := feed.Resource{Kind: feed.KindJob, ID: 1}
-	require.NoError(t, a.Update(ctx, r, func([]byte) ([]byte, []feed.Queued, error) {
-		return []byte("r"), []feed.Queued{{Seq: 1, Data: []byte("one")}}, nil
-	}))
-	held, _ := claimWithin(t, a, 5*time.Second)
-	require.Len(t, held, 1)
+	held := claimOne(t, a)
 	holder := func() int { // the session holding a's lock, 0 for none
 		var pid int
 		err := pool.QueryRow(ctx, `SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted
@@ -99,12 +101,7 @@ func TestAReleaseAfterACommittedTxHandlerAcknowledges(t *testing.T) {
 	ctx := context.Background()
 	pool := database(t)
 	s := store(t, pool)
-	r := feed.Resource{Kind: feed.KindJob, ID: 1}
-	require.NoError(t, s.Update(ctx, r, func([]byte) ([]byte, []feed.Queued, error) {
-		return []byte("r"), []feed.Queued{{Seq: 1, Data: []byte("one")}}, nil
-	}))
-	held, _ := claimWithin(t, s, 5*time.Second)
-	require.Len(t, held, 1)
+	held := claimOne(t, s)
 	// What the TxHandler's transaction does to the change, committed.
 	_, err := pool.Exec(ctx, `UPDATE workforce_feed_changes SET ready_at = 'infinity' WHERE lease_token = $1`, held[0].Token)
 	require.NoError(t, err)
